@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+//
+// Cairn — an offline-first Cloud Firestore client whose durable cache is an append-only, LZ4-compressed,
+// event-sourced segment log. See README.md for the architecture and DESIGN notes.
+//
+// Build-time requirements on Linux: liblz4-dev (`apt-get install -y liblz4-dev`). `make test` installs it.
+import PackageDescription
+
+let package = Package(
+    name: "Cairn",
+    products: [
+        .library(name: "SegmentLog", targets: ["SegmentLog"]),
+        .executable(name: "cairn", targets: ["cairn"]),
+        .executable(name: "cairn-bench", targets: ["cairn-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
+        // CRC32C (Castagnoli) with the SSE4.2 instruction when the CPU has it, a portable table otherwise.
+        .target(
+            name: "CCRC32C",
+            cSettings: [.unsafeFlags(["-O3"])]
+        ),
+        // The storage engine: segments, frames, LZ4, CRC32C, group commit, recovery, compaction, accounting.
+        .target(
+            name: "SegmentLog",
+            dependencies: ["CLZ4", "CCRC32C"]
+        ),
+        // The command-line tool: demo, and (later) inspect/dump/verify/stats/compact.
+        .executableTarget(
+            name: "cairn",
+            dependencies: [
+                "SegmentLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/cairn"
+        ),
+        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) in one process, interleaved.
+        .executableTarget(
+            name: "cairn-bench",
+            dependencies: [
+                "SegmentLog",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/cairn-bench"
+        ),
+        .testTarget(
+            name: "SegmentLogTests",
+            dependencies: ["SegmentLog"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

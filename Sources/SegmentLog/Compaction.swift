@@ -1,0 +1,335 @@
+// Compaction rewrites sealed segments, keeping only live records, into new sealed segments, then publishes
+// them in the manifest in place of the inputs and deletes the inputs. It is incremental: each `step` does a
+// bounded amount of work, so the owner can interleave it with reads and writes. Crash safety comes from the
+// order of effects: outputs are written and synced before the manifest names them (a crash before leaves
+// orphans, removed on open); inputs are deleted only after the manifest stops naming them (a crash before
+// leaves orphans too). Records keep their kind, key, value and sequence number; only locations change.
+
+import Synchronization
+
+/// One record moved by compaction: update views that held `from` to `to`.
+public struct Relocation: Sendable, Equatable {
+    public var key: [UInt8]
+    public var from: RecordLocation
+    public var to: RecordLocation
+}
+
+/// What a finished compaction did.
+public struct CompactionSummary: Sendable {
+    public var inputs: [UInt32]
+    public var outputs: [UInt32]
+    public var recordsKept: Int
+    public var recordsDropped: Int
+    /// File bytes of the inputs.
+    public var bytesBefore: UInt64
+    /// File bytes of the outputs.
+    public var bytesAfter: UInt64
+    /// Every record that moved. Apply them before reading moved records again: the inputs are gone.
+    public var relocations: [Relocation]
+}
+
+/// A compaction in progress. Create with ``SegmentLog/makeCompaction(of:clusterByKey:isLive:)``, then call
+/// ``step(budget:)`` until it returns a summary.
+///
+/// ```swift
+/// let victims = log.compactionCandidates(minimumDeadRatio: 0.5)
+/// let compaction = try log.makeCompaction(of: victims) { record in index[record.keyBytes] == record.location }
+/// while true {
+///     if let summary = try compaction.step() {
+///         for move in summary.relocations where index[move.key] == move.from { index[move.key] = move.to }
+///         break
+///     }
+/// }
+/// ```
+public final class Compaction {
+    let log: SegmentLog
+    public let inputs: [UInt32]
+    let clusterByKey: Bool
+    let isLive: (RecordView) -> Bool
+
+    private var phase: Phase = .scanning(input: 0)
+    private var cursor: FrameCursor?
+    private var raw: [UInt8] = []
+    private var survivors: [(key: [UInt8], lsn: UInt64, location: RecordLocation)] = []
+    private var copied = 0
+    private var dropped = 0
+
+    private var output: OutputSegment?
+    private var finishedOutputs: [OutputSegment] = []
+    private var relocations: [Relocation] = []
+    /// Keys and old locations of records added to the packer whose new locations are not yet known.
+    private var pendingMoves: [(key: [UInt8], from: RecordLocation)] = []
+    private var isDone = false
+
+    private enum Phase {
+        case scanning(input: Int)
+        case copying(next: Int)
+        case publishing
+    }
+
+    /// An output segment being written.
+    final class OutputSegment {
+        let id: UInt32
+        let handle: any StorageFile
+        var packer: FramePacker
+        var length = UInt64(SegmentFormat.segmentHeaderSize)
+        var recordCount: UInt64 = 0
+        var recordBytes: UInt64 = 0
+        var minLSN = UInt64.max
+        var maxLSN: UInt64 = 0
+
+        init(id: UInt32, handle: any StorageFile, configuration: SegmentLog.Configuration) {
+            self.id = id
+            self.handle = handle
+            self.packer = FramePacker(
+                targetSize: configuration.frameTargetSize, compress: configuration.compression,
+                baseOffset: UInt64(SegmentFormat.segmentHeaderSize), segment: id)
+        }
+    }
+
+    init(log: SegmentLog, inputs: [UInt32], clusterByKey: Bool, isLive: @escaping (RecordView) -> Bool) {
+        self.log = log
+        self.inputs = inputs
+        self.clusterByKey = clusterByKey
+        self.isLive = isLive
+    }
+
+    deinit {
+        if !isDone { abandon() }
+    }
+
+    /// Does up to about `budget` bytes of work (bytes read from inputs or copied to outputs). Returns the
+    /// summary once the outputs are published and the inputs deleted, nil while there is work left.
+    public func step(budget: Int = 4 << 20) throws -> CompactionSummary? {
+        precondition(!isDone, "this compaction has finished")
+        do {
+            var work = 0
+            while work < budget {
+                switch phase {
+                case .scanning(let input):
+                    if input == inputs.count {
+                        if clusterByKey {
+                            survivors.sort { ($0.key.lexicographicallyPrecedes($1.key)) || ($0.key == $1.key && $0.lsn < $1.lsn) }
+                            phase = .copying(next: 0)
+                        } else {
+                            phase = .publishing
+                        }
+                        continue
+                    }
+                    work += try scanFrame(of: input)
+                case .copying(let next):
+                    if next == survivors.count {
+                        survivors = []
+                        phase = .publishing
+                        continue
+                    }
+                    let entry = survivors[next]
+                    work += try log.withFrame(FrameKey(segment: entry.location.segment, offset: entry.location.frameOffset)) { frame in
+                        try frame.withRecord(at: Int(entry.location.index)) { try copy($0) }
+                    }
+                    phase = .copying(next: next + 1)
+                case .publishing:
+                    let summary = try publish()
+                    isDone = true
+                    return summary
+                }
+            }
+            return nil
+        } catch {
+            abandon()
+            isDone = true
+            throw error
+        }
+    }
+
+    /// Reads one frame of input `index`; returns the bytes consumed.
+    private func scanFrame(of index: Int) throws -> Int {
+        let id = inputs[index]
+        if cursor == nil {
+            guard let plan = try log.scanPlan().first(where: { $0.id == id }) else {
+                throw StorageError(.notFound, "segment \(id) disappeared during compaction")
+            }
+            cursor = FrameCursor(handle: plan.handle, end: plan.length)
+        }
+        switch try cursor!.next() {
+        case .end:
+            cursor = nil
+            phase = .scanning(input: index + 1)
+            return 0
+        case .damage(let offset, let problem, let header):
+            throw StorageError(
+                .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem); "
+                    + SegmentLog.describeLoss(header), path: log.segmentPath(id), offset: offset)
+        case .frame(let offset, let header, let stored):
+            if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw) {
+                throw StorageError(
+                    .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem)",
+                    path: log.segmentPath(id), offset: offset)
+            }
+            let problem = try raw.withUnsafeBytes { buffer in
+                try FrameDecoding.forEachRecord(in: buffer, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
+                    guard !log.isRetired(view.location) && isLive(view) else {
+                        dropped += 1
+                        return
+                    }
+                    if clusterByKey {
+                        survivors.append((view.keyBytes, view.lsn, view.location))
+                    } else {
+                        _ = try copy(view)
+                    }
+                }
+            }
+            if let problem {
+                throw StorageError(.corruption, "compaction input segment \(id), frame at offset \(offset): \(problem)")
+            }
+            return header.frameSize
+        }
+    }
+
+    /// Appends a live record to the current output segment; returns its encoded size.
+    private func copy(_ view: RecordView) throws -> Int {
+        if output == nil { output = try makeOutput() }
+        let out = output!
+        out.packer.addCommitted(kind: view.kind, lsn: view.lsn, key: view.key, value: view.value)
+        pendingMoves.append((view.keyBytes, view.location))
+        out.minLSN = min(out.minLSN, view.lsn)
+        out.maxLSN = max(out.maxLSN, view.lsn)
+        copied += 1
+        if out.packer.estimatedSize >= 1 << 20 { try flush(out, finalFrame: false) }  // write finished frames
+        if out.length + UInt64(out.packer.estimatedSize) >= log.segmentTargetSize { try seal(out) }
+        return Int(view.location.size)
+    }
+
+    private func makeOutput() throws -> OutputSegment {
+        let id: UInt32 = log.state.withLock { state in
+            defer { state.nextSegmentID += 1 }
+            return state.nextSegmentID
+        }
+        let handle = try SegmentLog.createSegmentFile(id: id, in: log.directory, fileSystem: log.fileSystem)
+        return OutputSegment(id: id, handle: handle, configuration: log.configuration)
+    }
+
+    /// Writes the packer's finished frames to the output file and records where the moved records went.
+    private func flush(_ out: OutputSegment, finalFrame: Bool) throws {
+        if finalFrame { out.packer.finishFrame(commit: true) }
+        let (bytes, locations) = out.packer.take()
+        guard !bytes.isEmpty else { return }
+        try out.handle.write(bytes, at: out.length)
+        for (i, location) in locations.enumerated() {
+            relocations.append(Relocation(key: pendingMoves[i].key, from: pendingMoves[i].from, to: location))
+            out.recordBytes += UInt64(location.size)
+        }
+        pendingMoves.removeFirst(locations.count)
+        out.recordCount += UInt64(locations.count)
+        out.length += UInt64(bytes.count)
+    }
+
+    private func seal(_ out: OutputSegment) throws {
+        try flush(out, finalFrame: true)
+        try out.handle.sync()
+        finishedOutputs.append(out)
+        output = nil
+    }
+
+    private func publish() throws -> CompactionSummary {
+        if let out = output { try seal(out) }
+        if !finishedOutputs.isEmpty { try log.fileSystem.syncDirectory(at: log.directory) }
+        let outputs = finishedOutputs
+        let bytesBefore = try log.publishCompaction(inputs: inputs, outputs: outputs, relocations: relocations)
+        return CompactionSummary(
+            inputs: inputs, outputs: outputs.map(\.id), recordsKept: copied, recordsDropped: dropped,
+            bytesBefore: bytesBefore, bytesAfter: outputs.reduce(0) { $0 + $1.length }, relocations: relocations)
+    }
+
+    /// Removes unpublished outputs and releases the inputs for another compaction.
+    private func abandon() {
+        var all = finishedOutputs
+        if let output { all.append(output) }
+        for out in all {
+            try? out.handle.close()
+            try? log.fileSystem.removeFile(at: log.segmentPath(out.id))
+        }
+        finishedOutputs = []
+        output = nil
+        log.state.withLock { state in
+            for id in inputs { state.compacting.remove(id) }
+        }
+    }
+}
+
+extension SegmentLog {
+    /// Sealed segments whose dead share of record bytes is at least `minimumDeadRatio`, dirtiest first.
+    public func compactionCandidates(minimumDeadRatio: Double = 0.5) -> [UInt32] {
+        statistics.segments
+            .filter { !$0.isActive && $0.recordBytes > 0 && $0.deadRatio >= minimumDeadRatio }
+            .sorted { $0.deadRatio > $1.deadRatio }
+            .map(\.id)
+    }
+
+    /// Starts compacting `segments` (sealed, not being compacted already). A record survives when it was not
+    /// retired and `isLive` returns true for it. With `clusterByKey`, survivors are written in key order so
+    /// that records with a common key prefix end up in neighbouring frames.
+    public func makeCompaction(
+        of segments: [UInt32], clusterByKey: Bool = false, isLive: @escaping (RecordView) -> Bool
+    ) throws -> Compaction {
+        guard !configuration.readOnly else { throw StorageError(.invalidArgument, "the log was opened read-only") }
+        guard !segments.isEmpty else { throw StorageError(.invalidArgument, "nothing to compact: no segments given") }
+        try state.withLock { state in
+            try state.checkUsable()
+            for id in segments {
+                guard let segment = state.segments[id] else {
+                    throw StorageError(.invalidArgument, "segment \(id) is not part of the log")
+                }
+                guard !segment.isActive else {
+                    throw StorageError(.invalidArgument, "segment \(id) is the active segment; only sealed segments are compacted")
+                }
+                guard !state.compacting.contains(id) else {
+                    throw StorageError(.invalidArgument, "segment \(id) is already being compacted")
+                }
+            }
+            guard Set(segments).count == segments.count else {
+                throw StorageError(.invalidArgument, "a segment is listed twice")
+            }
+            state.compacting.formUnion(segments)
+        }
+        let ordered = state.withLock { state in state.order.filter { segments.contains($0) } }
+        return Compaction(log: self, inputs: ordered, clusterByKey: clusterByKey, isLive: isLive)
+    }
+
+    /// Switches the manifest from `inputs` to `outputs`, then deletes the inputs. Returns the inputs' bytes.
+    func publishCompaction(inputs: [UInt32], outputs: [Compaction.OutputSegment], relocations: [Relocation]) throws -> UInt64 {
+        let (removed, bytesBefore): ([any StorageFile], UInt64) = try state.withLock { state in
+            try state.checkUsable()
+            var next = state
+            let position = next.order.firstIndex(of: inputs[0])!
+            var bytes: UInt64 = 0
+            for id in inputs { bytes += next.segments[id]!.length }
+            next.order.removeAll { inputs.contains($0) }
+            next.order.insert(contentsOf: outputs.map(\.id), at: position)
+            for out in outputs {
+                var entry = SegmentEntry(id: out.id, handle: out.handle, isActive: false, length: out.length)
+                entry.noteRecords(count: out.recordCount, bytes: out.recordBytes, minLSN: out.minLSN, maxLSN: out.maxLSN)
+                next.segments[out.id] = entry
+            }
+            // Records retired while they were being copied stay retired at their new place.
+            for move in relocations where state.segments[move.from.segment]!.isRetired(move.from) {
+                _ = next.segments[move.to.segment]!.retire(move.to)
+            }
+            let handles = inputs.map { next.segments[$0]!.handle }
+            for id in inputs {
+                next.segments[id] = nil
+                next.compacting.remove(id)
+                next.cache.removeSegment(id)
+            }
+            next.generation += 1
+            try next.manifest().write(to: directory, fileSystem: fileSystem)
+            state = next
+            return (handles, bytes)
+        }
+        for handle in removed { try? handle.close() }
+        // The manifest no longer names the inputs; if deleting fails they are orphans removed on next open.
+        for id in inputs { try? fileSystem.removeFile(at: segmentPath(id)) }
+        try? fileSystem.syncDirectory(at: directory)
+        return bytesBefore
+    }
+}

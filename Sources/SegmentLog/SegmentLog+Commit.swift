@@ -1,0 +1,255 @@
+// Commits and group commit. A committer queues its batch; the first one to find no leader becomes the
+// leader, takes every queued batch (up to 4 MiB), writes them as consecutive frames with one write call,
+// syncs once if the durability mode asks for it, and wakes the others. Batches queued while a leader syncs
+// form the next group, so N concurrent durable committers pay far fewer than N syncs (LevelDB's
+// BuildBatchGroup, SQLite WAL's group commit).
+//
+// A failed sync is fatal for the writer: data in the page cache may have been dropped, and a retried sync
+// could report success without it (PostgreSQL's "fsyncgate"). The log is poisoned; reopen it to recover.
+
+import Synchronization
+
+final class PendingCommit: @unchecked Sendable {
+    let batch: WriteBatch
+    let forceSync: Bool
+    var result: Result<[RecordLocation], StorageError>?
+
+    init(batch: WriteBatch, forceSync: Bool) {
+        self.batch = batch
+        self.forceSync = forceSync
+    }
+}
+
+/// The queue of commits waiting for a leader, guarded by its condition lock.
+final class CommitQueue: @unchecked Sendable {
+    let lock = ConditionLock()
+    var waiting: [PendingCommit] = []
+    var leaderActive = false
+    var stopped = false
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            lock.broadcast()
+        }
+    }
+}
+
+extension SegmentLog {
+    /// Appends a batch atomically; returns the records' locations, in batch order.
+    ///
+    /// With ``Durability/full`` the batch is durable when this returns.
+    /// - Throws: `.invalidArgument` for an empty key or a record over the size limits (nothing is written),
+    ///   `.io` when the write fails (nothing of the batch is visible), `.poisoned` after a failed sync,
+    ///   `.closed` after ``close()``.
+    @discardableResult
+    public func commit(_ batch: WriteBatch) throws -> [RecordLocation] {
+        try validate(batch)
+        if batch.isEmpty { return [] }
+        return try enqueue(PendingCommit(batch: batch, forceSync: false))
+    }
+
+    /// Appends one record as its own batch; returns its location.
+    @discardableResult
+    public func append(kind: UInt8, key: [UInt8], value: [UInt8]) throws -> RecordLocation {
+        var batch = WriteBatch()
+        batch.append(kind: kind, key: key, value: value)
+        return try commit(batch)[0]
+    }
+
+    /// Makes every commit so far durable, whatever the durability mode.
+    public func sync() throws {
+        _ = try enqueue(PendingCommit(batch: WriteBatch(), forceSync: true))
+    }
+
+    private func validate(_ batch: WriteBatch) throws {
+        if configuration.readOnly { throw StorageError(.invalidArgument, "the log was opened read-only") }
+        for i in 0..<batch.count {
+            let keyCount = batch.keys[i].count
+            if keyCount == 0 {
+                throw StorageError(.invalidArgument, "record \(i) of the batch has an empty key; keys must not be empty")
+            }
+            if keyCount > configuration.maxKeySize {
+                throw StorageError(
+                    .invalidArgument, "record \(i) has a \(keyCount)-byte key; the limit is \(configuration.maxKeySize) bytes")
+            }
+            let size = RecordCoding.encodedSize(lsnDelta: 0, keyCount: keyCount, valueCount: batch.values[i].count)
+            if size > configuration.maxRecordSize {
+                throw StorageError(
+                    .invalidArgument,
+                    "record \(i) encodes to \(size) bytes; the limit is \(configuration.maxRecordSize) bytes (maxRecordSize)")
+            }
+        }
+    }
+
+    private func enqueue(_ commit: PendingCommit) throws -> [RecordLocation] {
+        let queue = commitQueue
+        queue.lock.lock()
+        if queue.stopped {
+            queue.lock.unlock()
+            throw StorageError(.closed, "the log is closed")
+        }
+        queue.waiting.append(commit)
+        while commit.result == nil && queue.leaderActive { queue.lock.wait() }
+        if let result = commit.result {
+            queue.lock.unlock()
+            return try result.get()
+        }
+        queue.leaderActive = true
+        var group: [PendingCommit] = []
+        var bytes = 0
+        while let next = queue.waiting.first, group.isEmpty || bytes + next.batch.encodedSize <= 4 << 20 {
+            group.append(queue.waiting.removeFirst())
+            bytes += next.batch.encodedSize
+        }
+        queue.lock.unlock()
+
+        let results = writeGroup(group)
+
+        queue.lock.lock()
+        for (pending, result) in zip(group, results) { pending.result = result }
+        queue.leaderActive = false
+        queue.lock.broadcast()
+        queue.lock.unlock()
+        return try commit.result!.get()
+    }
+
+    /// Writes a group of batches (leader only). Returns one result per batch.
+    private func writeGroup(_ group: [PendingCommit]) -> [Result<[RecordLocation], StorageError>] {
+        func failAll(_ error: Error) -> [Result<[RecordLocation], StorageError>] {
+            let storageError = error as? StorageError ?? StorageError(.io, "\(error)")
+            return group.map { _ in .failure(storageError) }
+        }
+        let wroteRecords = group.contains { !$0.batch.isEmpty }
+        var locations: [[RecordLocation]] = []
+        let handle: any StorageFile
+        let needsSync: Bool
+        let needsRoll: Bool
+        do {
+            (handle, locations, needsSync, needsRoll) = try state.withLock { state in
+                try state.checkUsable()
+                if wroteRecords { locations = try appendFrames(group, to: &state) }
+                let due: Bool
+                switch configuration.durability {
+                case .full: due = true
+                case .normal(let delay): due = ContinuousClock.now - state.lastSync >= delay
+                case .none: due = false
+                }
+                let sync = state.hasUnsyncedWrites && (due || group.contains { $0.forceSync })
+                return (state.active.handle, locations, sync, state.active.length >= segmentTargetSize)
+            }
+        } catch {
+            return failAll(error)
+        }
+        if needsSync || needsRoll {
+            do {
+                try handle.sync()
+                state.withLock { state in
+                    state.hasUnsyncedWrites = false
+                    state.lastSync = .now
+                }
+            } catch {
+                let poison = StorageError(
+                    .poisoned, "a sync failed, so recent writes may be lost; reopen the log to recover (\(error))")
+                state.withLock { $0.poisoned = poison }
+                return failAll(poison)
+            }
+        }
+        if needsRoll {
+            // The group's data is durable; a failed roll only stops later writes.
+            do {
+                try state.withLock { try rollSegment(&$0) }
+            } catch {
+                let poison = StorageError(.poisoned, "starting a new segment failed; reopen the log (\(error))")
+                state.withLock { $0.poisoned = poison }
+            }
+        }
+        var perBatch = locations.makeIterator()
+        return group.map { $0.batch.isEmpty ? .success([]) : .success(perBatch.next()!) }
+    }
+
+    /// Encodes the group's batches as frames at the end of the active segment and writes them.
+    private func appendFrames(_ group: [PendingCommit], to state: inout State) throws -> [[RecordLocation]] {
+        let active = state.active
+        var packer = FramePacker(
+            targetSize: configuration.frameTargetSize, compress: configuration.compression,
+            baseOffset: active.length, segment: active.id)
+        var lsn = state.nextLSN
+        var counts: [Int] = []
+        for pending in group where !pending.batch.isEmpty {
+            packer.addBatch(pending.batch, firstLSN: lsn)
+            lsn += UInt64(pending.batch.count)
+            counts.append(pending.batch.count)
+        }
+        packer.finishFrame(commit: true)
+        let (bytes, all) = packer.take()
+        let end = active.length + UInt64(bytes.count)
+        guard end <= UInt64(UInt32.max) else {
+            throw StorageError(.invalidArgument, "the group of batches does not fit in one segment")
+        }
+        if configuration.preallocationSize > 0 && end > state.allocatedEnd {
+            let newEnd = end + UInt64(configuration.preallocationSize)
+            let zeros = [UInt8](repeating: 0, count: Int(newEnd - state.allocatedEnd))
+            try active.handle.write(zeros, at: state.allocatedEnd)
+            state.allocatedEnd = newEnd
+        }
+        try active.handle.write(bytes, at: active.length)
+        state.active.length = end
+        state.active.noteRecords(
+            count: UInt64(all.count), bytes: all.reduce(0) { $0 + UInt64($1.size) }, minLSN: state.nextLSN, maxLSN: lsn - 1)
+        state.nextLSN = lsn
+        state.hasUnsyncedWrites = true
+        var result: [[RecordLocation]] = []
+        var start = 0
+        for count in counts {
+            result.append(Array(all[start..<(start + count)]))
+            start += count
+        }
+        return result
+    }
+
+    /// Seals the active segment and starts a new one: cut preallocation, sync, create the next segment file,
+    /// then switch the manifest. A crash before the switch leaves the new file as an orphan (removed on open).
+    func rollSegment(_ state: inout State) throws {
+        var sealed = state.active
+        if state.allocatedEnd > sealed.length { try sealed.handle.truncate(to: sealed.length) }
+        try sealed.handle.sync()
+        let newID = state.nextSegmentID
+        let handle = try SegmentLog.createSegmentFile(id: newID, in: directory, fileSystem: fileSystem)
+        var next = state
+        sealed.isActive = false
+        next.segments[sealed.id] = sealed
+        next.segments[newID] = SegmentEntry(id: newID, handle: handle, isActive: true, length: UInt64(SegmentFormat.segmentHeaderSize))
+        next.order.append(newID)
+        next.activeID = newID
+        next.nextSegmentID = newID + 1
+        next.generation += 1
+        next.allocatedEnd = UInt64(SegmentFormat.segmentHeaderSize)
+        do {
+            try next.manifest().write(to: directory, fileSystem: fileSystem)
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        state = next
+        state.hasUnsyncedWrites = false
+    }
+
+    /// The `.normal` mode's flusher: syncs pending writes at most `delay` after they were written.
+    func startFlusher(every delay: Duration) {
+        let nanos = max(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000, 1_000_000)
+        let thread = FlusherThread { [weak self] in
+            guard let self else { return false }
+            let queue = self.commitQueue
+            queue.lock.lock()
+            if !queue.stopped { queue.lock.wait(nanoseconds: nanos) }
+            let stopped = queue.stopped
+            queue.lock.unlock()
+            if stopped { return false }
+            let dirty = self.state.withLock { $0.hasUnsyncedWrites && $0.poisoned == nil && !$0.isClosed }
+            if dirty { try? self.sync() }
+            return true
+        }
+        thread.start()
+    }
+}

@@ -1,0 +1,193 @@
+// Opening a log: lock the directory, read the manifest (or create a new log), remove files an interrupted
+// operation left behind, check the sealed segments' headers and sizes, and recover the active segment by
+// cutting its tail after the last intact commit frame.
+
+extension SegmentLog {
+    /// Opens the log in `directory`, creating the directory and a new log when there is none.
+    ///
+    /// - Throws: ``StorageError`` with `.locked` when another process has the log open, `.notALog` when the
+    ///   directory holds something else, `.formatVersion` when a newer version wrote it, `.corruption` when
+    ///   a sealed segment or the manifest is damaged (nothing is changed then; see ``salvage(at:configuration:)``).
+    public static func open(at directory: String, configuration: Configuration = Configuration()) throws -> SegmentLog {
+        try configuration.validate()
+        let fs = configuration.fileSystem
+        var report = RecoveryReport()
+        var lock: (any FileLock)?
+        if !configuration.readOnly {
+            try fs.createDirectory(at: directory)
+            lock = try fs.lock(joinPath(directory, "LOCK"), owner: currentProcessDescription())
+        } else if !(try fs.exists(joinPath(directory, Manifest.fileName))) {
+            throw StorageError(.notALog, "no Cairn segment log here (MANIFEST is missing)", path: directory)
+        }
+        do {
+            let manifestPath = joinPath(directory, Manifest.fileName)
+            let manifest: Manifest
+            if try fs.exists(manifestPath) {
+                manifest = try Manifest.read(from: directory, fileSystem: fs)
+            } else {
+                manifest = try createLog(in: directory, fileSystem: fs)
+                report.createdNewLog = true
+            }
+            if !configuration.readOnly {
+                report.removedOrphans = try removeOrphans(in: directory, keeping: manifest, fileSystem: fs)
+            }
+            let state = try recoverState(directory: directory, manifest: manifest, configuration: configuration, report: &report)
+            return SegmentLog(directory: directory, configuration: configuration, lock: lock, state: state, report: report)
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
+    /// Creates segment 1 and the first manifest. A directory with segment files but no manifest is only
+    /// accepted when those files hold no frames (a creation that crashed before its manifest was written).
+    private static func createLog(in directory: String, fileSystem fs: any FileSystem) throws -> Manifest {
+        let ignorable: Set<String> = ["LOCK", Manifest.temporaryFileName]
+        for name in try fs.contentsOfDirectory(at: directory) where !ignorable.contains(name) {
+            let path = joinPath(directory, name)
+            guard SegmentFormat.segmentID(fromFileName: name) != nil else {
+                throw StorageError(
+                    .notALog, "the directory is not empty and holds no Cairn log (found '\(name)')", path: directory)
+            }
+            let handle = try fs.open(path, .readOnly)
+            let size = try handle.size()
+            try handle.close()
+            guard size <= UInt64(SegmentFormat.segmentHeaderSize) else {
+                throw StorageError(
+                    .corruption, "MANIFEST is missing but segment \(name) holds \(size) bytes; run salvage to recover it",
+                    path: path)
+            }
+            try fs.removeFile(at: path)
+        }
+        try createSegmentFile(id: 1, in: directory, fileSystem: fs).close()
+        let manifest = Manifest(
+            generation: 1, nextSegmentID: 2, lsnFloor: 1,
+            entries: [Manifest.Entry(id: 1, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)])
+        try manifest.write(to: directory, fileSystem: fs)
+        return manifest
+    }
+
+    /// Creates a segment file with its header, synced, and syncs the directory.
+    static func createSegmentFile(id: UInt32, in directory: String, fileSystem fs: any FileSystem) throws -> any StorageFile {
+        let handle = try fs.open(joinPath(directory, SegmentFormat.segmentFileName(id)), .createNew)
+        do {
+            try handle.write(SegmentFormat.encodeSegmentHeader(id: id), at: 0)
+            try handle.sync()
+            try fs.syncDirectory(at: directory)
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        return handle
+    }
+
+    /// Removes segment files the manifest does not name and a stale MANIFEST.tmp.
+    private static func removeOrphans(in directory: String, keeping manifest: Manifest, fileSystem fs: any FileSystem) throws -> [String] {
+        let live = Set(manifest.entries.map(\.id))
+        var removed: [String] = []
+        for name in try fs.contentsOfDirectory(at: directory).sorted() {
+            if let id = SegmentFormat.segmentID(fromFileName: name), !live.contains(id) {
+                removed.append(name)
+            } else if name == Manifest.temporaryFileName {
+                removed.append(name)
+            }
+        }
+        for name in removed { try fs.removeFile(at: joinPath(directory, name)) }
+        if !removed.isEmpty { try fs.syncDirectory(at: directory) }
+        return removed
+    }
+
+    private static func recoverState(
+        directory: String, manifest: Manifest, configuration: Configuration, report: inout RecoveryReport
+    ) throws -> State {
+        let fs = configuration.fileSystem
+        var segments: [UInt32: SegmentEntry] = [:]
+        var opened: [any StorageFile] = []
+        do {
+            var nextLSN = max(manifest.lsnFloor, 1)
+            for entry in manifest.entries {
+                let path = joinPath(directory, SegmentFormat.segmentFileName(entry.id))
+                let handle: any StorageFile
+                do {
+                    handle = try fs.open(path, entry.isActive && !configuration.readOnly ? .readWrite : .readOnly)
+                } catch let error as StorageError where error.code == .notFound {
+                    throw StorageError(.corruption, "segment \(entry.id) named by the manifest is missing", path: path)
+                }
+                opened.append(handle)
+                try SegmentFormat.checkSegmentHeader(
+                    try handle.read(at: 0, count: SegmentFormat.segmentHeaderSize), id: entry.id, path: path)
+                var segment = SegmentEntry(id: entry.id, handle: handle, isActive: entry.isActive, length: entry.length)
+                if entry.isActive {
+                    try recoverActive(&segment, path: path, readOnly: configuration.readOnly, report: &report)
+                } else {
+                    let size = try handle.size()
+                    guard size == entry.length else {
+                        throw StorageError(
+                            .corruption,
+                            "sealed segment \(entry.id) is \(size) bytes but the manifest says \(entry.length); "
+                                + "run salvage to keep every intact frame", path: path, offset: min(size, entry.length))
+                    }
+                    segment.noteRecords(count: entry.recordCount, bytes: entry.recordBytes, minLSN: entry.minLSN, maxLSN: entry.maxLSN)
+                }
+                if segment.recordCount > 0 { nextLSN = max(nextLSN, segment.maxLSN + 1) }
+                report.recordCount += segment.recordCount
+                segments[entry.id] = segment
+            }
+            let active = segments[manifest.entries.last!.id]!
+            return State(
+                generation: manifest.generation, nextSegmentID: manifest.nextSegmentID,
+                order: manifest.entries.map(\.id), segments: segments, activeID: active.id,
+                allocatedEnd: try active.handle.size(), nextLSN: nextLSN,
+                cache: FrameCache(capacity: configuration.frameCacheBytes), poisoned: nil)
+        } catch {
+            for handle in opened { try? handle.close() }
+            throw error
+        }
+    }
+
+    /// Reads the active segment's frames; keeps everything up to the last intact commit frame and cuts the
+    /// rest (a write that was torn or never acknowledged as durable).
+    private static func recoverActive(
+        _ segment: inout SegmentEntry, path: String, readOnly: Bool, report: inout RecoveryReport
+    ) throws {
+        let size = try segment.handle.size()
+        let cursor = FrameCursor(handle: segment.handle, end: size)
+        var commitPoint = UInt64(SegmentFormat.segmentHeaderSize)
+        var pending: [FrameHeader] = []
+        var problem: String?
+        scanning: while true {
+            switch try cursor.next() {
+            case .end:
+                break scanning
+            case .damage(_, let what, _):
+                problem = what
+                break scanning
+            case .frame(let offset, let header, _):
+                pending.append(header)
+                if header.isCommit {
+                    for frame in pending {
+                        segment.noteRecords(
+                            count: UInt64(frame.recordCount), bytes: UInt64(frame.rawLength), minLSN: frame.baseLSN,
+                            maxLSN: frame.baseLSN + UInt64(frame.recordCount) - 1)
+                    }
+                    pending.removeAll()
+                    commitPoint = offset + UInt64(header.frameSize)
+                }
+            }
+        }
+        segment.length = commitPoint
+        guard size > commitPoint else { return }
+        let tail = try segment.handle.read(at: commitPoint, count: Int(size - commitPoint))
+        let zeroTail = pending.isEmpty && tail.allSatisfy { $0 == 0 }
+        if !zeroTail {
+            report.truncatedBytes += size - commitPoint
+            report.discardedFrames += pending.count
+            report.tailProblem = problem.map { "segment \(segment.id) at offset \(cursor.offset): \($0)" }
+                ?? "segment \(segment.id): \(pending.count) frame(s) of an unfinished batch"
+        }
+        if !readOnly && !zeroTail {
+            try segment.handle.truncate(to: commitPoint)
+            try segment.handle.sync()
+        }
+    }
+}

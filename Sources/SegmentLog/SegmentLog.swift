@@ -1,0 +1,168 @@
+import Synchronization
+
+/// An append-only, LZ4-compressed, checksummed log of records in a directory of segment files.
+///
+/// Records (a kind byte, a key, a value) are committed in atomic batches and get increasing log sequence
+/// numbers. Frames of records are the unit of compression, checksum and group commit. Sealed segments are
+/// immutable; compaction rewrites them keeping only what the caller says is live. The log knows nothing about
+/// what records mean: the layer above replays them (``scan(_:)``) to rebuild its views.
+///
+/// ```swift
+/// let log = try SegmentLog.open(at: "/tmp/demo-log")
+/// var batch = WriteBatch()
+/// batch.append(kind: 1, key: Array("greeting".utf8), value: Array("hello".utf8))
+/// let locations = try log.commit(batch)              // durable when this returns (.full)
+/// let record = try log.read(locations[0])            // point read by location
+/// try log.scan { view in print(view.lsn, String(decoding: view.key, as: UTF8.self)) }
+/// try log.close()
+/// ```
+///
+/// Thread safety: every method may be called from any thread. Concurrent commits are grouped so that they
+/// share one write and one sync. One process owns a directory at a time (`LOCK`, see ``StorageError/Code/locked``).
+public final class SegmentLog: Sendable {
+    public typealias Configuration = SegmentLogConfiguration
+
+    /// The log's directory.
+    public let directory: String
+    public let configuration: Configuration
+    /// What opening the log found (torn tail cut, orphans removed, ...).
+    public let recoveryReport: RecoveryReport
+
+    let fileSystem: any FileSystem
+    let directoryLock: (any FileLock)?
+    let state: Mutex<State>
+    let commitQueue = CommitQueue()
+
+    /// Everything mutable, behind one lock.
+    struct State {
+        var generation: UInt64
+        var nextSegmentID: UInt32
+        var order: [UInt32]
+        var segments: [UInt32: SegmentEntry]
+        var activeID: UInt32
+        /// End of the zero-filled preallocation of the active segment (>= its length).
+        var allocatedEnd: UInt64
+        var nextLSN: UInt64
+        var cache: FrameCache
+        var poisoned: StorageError?
+        var isClosed = false
+        var hasUnsyncedWrites = false
+        var lastSync: ContinuousClock.Instant = .now
+        /// Segments currently being compacted, so two compactions never take the same input.
+        var compacting: Set<UInt32> = []
+
+        var active: SegmentEntry {
+            get { segments[activeID]! }
+            set { segments[activeID] = newValue }
+        }
+
+        func manifest() -> Manifest {
+            Manifest(
+                generation: generation, nextSegmentID: nextSegmentID, lsnFloor: nextLSN,
+                entries: order.map { segments[$0]!.manifestEntry })
+        }
+
+        func checkUsable() throws {
+            if isClosed { throw StorageError(.closed, "the log is closed") }
+            if let poisoned { throw poisoned }
+        }
+    }
+
+    init(
+        directory: String, configuration: Configuration, lock: (any FileLock)?, state: State, report: RecoveryReport
+    ) {
+        self.directory = directory
+        self.configuration = configuration
+        self.fileSystem = configuration.fileSystem
+        self.directoryLock = lock
+        self.state = Mutex(state)
+        self.recoveryReport = report
+        if case .normal(let delay) = configuration.durability, !configuration.readOnly {
+            startFlusher(every: delay)
+        }
+    }
+
+    deinit {
+        directoryLock?.release()
+    }
+
+    /// Closes the log: finishes queued commits, syncs, cuts the preallocated tail and releases the lock.
+    /// Further calls throw ``StorageError/Code/closed``. Closing twice is harmless.
+    public func close() throws {
+        if !configuration.readOnly && state.withLock({ !$0.isClosed && $0.poisoned == nil }) {
+            try sync()
+        }
+        commitQueue.stop()
+        let handles: [any StorageFile] = try state.withLock { state in
+            if state.isClosed { return [] }
+            state.isClosed = true
+            if !configuration.readOnly && state.poisoned == nil && state.allocatedEnd > state.active.length {
+                try state.active.handle.truncate(to: state.active.length)
+                try state.active.handle.sync()
+            }
+            state.cache.removeAll()
+            return state.order.compactMap { state.segments[$0]?.handle }
+        }
+        for handle in handles { try? handle.close() }
+        directoryLock?.release()
+    }
+
+    var segmentTargetSize: UInt64 { UInt64(configuration.segmentTargetSize) }
+
+    func segmentPath(_ id: UInt32) -> String {
+        joinPath(directory, SegmentFormat.segmentFileName(id))
+    }
+}
+
+/// What the log knows about one segment.
+struct SegmentEntry {
+    var id: UInt32
+    var handle: any StorageFile
+    var isActive: Bool
+    /// Bytes of the file holding data (for the active segment: where the next frame goes).
+    var length: UInt64
+    var recordCount: UInt64 = 0
+    /// Sum of encoded record sizes (uncompressed).
+    var recordBytes: UInt64 = 0
+    var minLSN: UInt64 = 0
+    var maxLSN: UInt64 = 0
+    /// Retired records: frame offset → bitset of record indexes.
+    var dead: [UInt32: [UInt64]] = [:]
+    var deadRecords: UInt64 = 0
+    var deadBytes: UInt64 = 0
+
+    var manifestEntry: Manifest.Entry {
+        isActive
+            ? Manifest.Entry(id: id, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)
+            : Manifest.Entry(id: id, isActive: false, length: length, recordCount: recordCount,
+                             recordBytes: recordBytes, minLSN: minLSN, maxLSN: maxLSN)
+    }
+
+    mutating func noteRecords(count: UInt64, bytes: UInt64, minLSN newMin: UInt64, maxLSN newMax: UInt64) {
+        guard count > 0 else { return }
+        minLSN = recordCount == 0 ? newMin : min(minLSN, newMin)
+        maxLSN = recordCount == 0 ? newMax : max(maxLSN, newMax)
+        recordCount += count
+        recordBytes += bytes
+    }
+
+    /// Marks a record dead; returns false when it already was.
+    mutating func retire(_ location: RecordLocation) -> Bool {
+        let word = Int(location.index / 64)
+        let bit = UInt64(1) << UInt64(location.index % 64)
+        var bits = dead[location.frameOffset] ?? []
+        if bits.count <= word { bits.append(contentsOf: repeatElement(0, count: word + 1 - bits.count)) }
+        if bits[word] & bit != 0 { return false }
+        bits[word] |= bit
+        dead[location.frameOffset] = bits
+        deadRecords += 1
+        deadBytes += UInt64(location.size)
+        return true
+    }
+
+    func isRetired(_ location: RecordLocation) -> Bool {
+        guard let bits = dead[location.frameOffset] else { return false }
+        let word = Int(location.index / 64)
+        return word < bits.count && bits[word] & (UInt64(1) << UInt64(location.index % 64)) != 0
+    }
+}
