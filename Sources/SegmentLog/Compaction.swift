@@ -300,6 +300,18 @@ extension SegmentLog {
     func publishCompaction(inputs: [UInt32], outputs: [Compaction.OutputSegment], relocations: [Relocation]) throws -> UInt64 {
         let (removed, bytesBefore): ([any StorageFile], UInt64) = try state.withLock { state in
             try state.checkUsable()
+            // Records were retired because newer ones superseded them. Those newer records must be durable
+            // before the manifest stops naming the old ones, or a crash could lose both (.normal, .none).
+            if state.hasUnsyncedWrites {
+                do {
+                    try state.active.handle.sync()
+                } catch {
+                    state.poisoned = StorageError(.poisoned, "a sync failed before publishing a compaction; reopen the log (\(error))")
+                    throw state.poisoned!
+                }
+                state.hasUnsyncedWrites = false
+                state.lastSync = .now
+            }
             var next = state
             let position = next.order.firstIndex(of: inputs[0])!
             var bytes: UInt64 = 0

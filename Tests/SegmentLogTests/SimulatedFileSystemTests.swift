@@ -94,6 +94,45 @@ struct SimulatedFileSystemTests {
         #expect(try fs.exists("/db/sub") && fs.exists("/"))
     }
 
+    @Test("a file no name and no handle refers to is forgotten")
+    func unreachableFilesAreForgotten() throws {
+        let fs = SimulatedFileSystem()
+        try fs.createDirectory(at: "/db")
+        let inodes = { fs.state.withLock { $0.inodes.count } }
+        let file = try fs.open("/db/a", .createNew)
+        try file.write([1, 2, 3], at: 0)
+        try fs.syncDirectory(at: "/db")
+        try fs.removeFile(at: "/db/a")
+        #expect(inodes() == 1, "still open, and still durably named")
+        try file.close()
+        #expect(inodes() == 1, "still durably named")
+        try fs.syncDirectory(at: "/db")
+        #expect(inodes() == 0)
+    }
+
+    @Test("concurrent writers on separate files all land")
+    func concurrentWriters() async throws {
+        let fs = SimulatedFileSystem()
+        try fs.createDirectory(at: "/db")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    let file = try fs.open("/db/\(writer)", .createNew)
+                    for index in 0..<200 {
+                        try file.write([UInt8(writer), UInt8(index)], at: UInt64(index * 2))
+                    }
+                    try file.sync()
+                    try file.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(fs.operationCount == 1 + 8 * (1 + 200 + 1))
+        for writer in 0..<8 {
+            #expect(fs.bytes(of: "/db/\(writer)") == (0..<200).flatMap { [UInt8(writer), UInt8($0)] })
+        }
+    }
+
     // MARK: Crash images
 
     @Test("dropUnsyncedData loses what was not synced; keepUnsyncedData keeps it")
@@ -318,6 +357,17 @@ struct SimulatedFileSystemTests {
         fs.clearFaults()
         try fs.syncDirectory(at: "/db")
         #expect(try file.read(at: 0, count: 1) == [1])
+    }
+
+    @Test("an injected close failure still closes the handle")
+    func failedCloseStillCloses() throws {
+        let fs = SimulatedFileSystem()
+        fs.setBytes([1], of: "/db/a")
+        let file = try fs.open("/db/a", .readWrite)
+        fs.injectFault(.failAlways(.close))
+        #expect(throws: StorageError.self) { try file.close() }
+        fs.clearFaults()
+        #expect(throws: StorageError.self) { try file.read(at: 0, count: 1) }
     }
 
     // MARK: Locks

@@ -21,8 +21,8 @@ public enum CrashModel: Sendable, Hashable, CaseIterable {
 }
 
 /// A failure ``SimulatedFileSystem/injectFault(_:)`` arms. Counted faults add up when injected twice.
-/// Injected faults throw ``StorageError/Code/io`` with the errno named below; none of them crashes the file
-/// system or changes ``SimulatedFileSystem/operationCount`` (the failing call is still counted as usual).
+/// Injected faults throw ``StorageError/Code/io`` with the errno named below. They do not crash the file
+/// system, and a call they fail counts in ``SimulatedFileSystem/operationCount`` like any other attempt.
 public enum InjectedFault: Sendable, Hashable {
     /// The next `count` calls to ``StorageFile/sync()`` fail with EIO; the file's data stays unsynced (a
     /// crash image may still lose it). Directory syncs are not affected: use `failAlways(.syncDirectory)`.

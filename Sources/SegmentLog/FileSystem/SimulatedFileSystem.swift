@@ -13,8 +13,9 @@
 //   operation number N fail as a power cut would: it throws (a write may first apply a random prefix of its
 //   bytes, a torn write) and from then on every call of any kind throws.
 // * `crashImage(_:seed:)` builds a new file system holding what the disk would hold after a power loss now:
-//   the durable directory maps, and per file its durable image plus some of its unsynced mutations, chosen
-//   by a ``CrashModel`` and a seeded PRNG, so every failing run can be replayed from its seed.
+//   the durable directory maps (optionally the current ones), and per file its durable image plus some of
+//   its unsynced mutations, chosen by a ``CrashModel`` and a seeded PRNG, so a failing run replays from its
+//   seed. The image holds no locks and no open handles.
 //
 // Besides crashes, `injectFault(_:)` makes syncs or writes fail (EIO, ENOSPC), or a write short.
 //
@@ -42,7 +43,8 @@ import Darwin
 ///
 /// Paths are absolute strings such as `"/db/000001.seg"`; repeated and trailing slashes, `.` and `..` are
 /// normalised, and a relative path is taken from `/`. Only regular files can be opened, renamed or removed.
-/// A file may grow to at most 4 GiB. All state sits behind one mutex, so the type is safe to share.
+/// A file may grow to at most 4 GiB. Errors carry the same codes and errno values as ``PosixFileSystem``'s
+/// (a test compares the two). All state sits behind one mutex, so the type is safe to share.
 public final class SimulatedFileSystem: FileSystem {
     let state: Mutex<State>
 
@@ -133,8 +135,8 @@ public final class SimulatedFileSystem: FileSystem {
     }
 
     /// Replaces the file's bytes and its durable image with `bytes`, creating the file (and its parent
-    /// directories) if needed and making its name durable. Not counted; works after a crash too. For tests
-    /// that corrupt or plant files.
+    /// directories) if needed and making its name durable. Not counted; works after a crash too; does
+    /// nothing when `path` names a directory. For tests that corrupt or plant files.
     public func setBytes(_ bytes: [UInt8], of path: String) {
         state.withLock { $0.setBytes(bytes, of: Self.normalize(path)) }
     }
