@@ -54,8 +54,8 @@ public final class Compaction {
     private var copied = 0
     private var dropped = 0
 
-    private var output: OutputSegment?
-    private var finishedOutputs: [OutputSegment] = []
+    private var output: SegmentBuilder?
+    private var finishedOutputs: [SegmentBuilder] = []
     private var relocations: [Relocation] = []
     /// Keys and old locations of records added to the packer whose new locations are not yet known.
     private var pendingMoves: [(key: [UInt8], from: RecordLocation)] = []
@@ -65,26 +65,6 @@ public final class Compaction {
         case scanning(input: Int)
         case copying(next: Int)
         case publishing
-    }
-
-    /// An output segment being written.
-    final class OutputSegment {
-        let id: UInt32
-        let handle: any StorageFile
-        var packer: FramePacker
-        var length = UInt64(SegmentFormat.segmentHeaderSize)
-        var recordCount: UInt64 = 0
-        var recordBytes: UInt64 = 0
-        var minLSN = UInt64.max
-        var maxLSN: UInt64 = 0
-
-        init(id: UInt32, handle: any StorageFile, configuration: SegmentLog.Configuration) {
-            self.id = id
-            self.handle = handle
-            self.packer = FramePacker(
-                targetSize: configuration.frameTargetSize, compress: configuration.compression,
-                baseOffset: UInt64(SegmentFormat.segmentHeaderSize), segment: id)
-        }
     }
 
     init(log: SegmentLog, inputs: [UInt32], clusterByKey: Bool, isLive: @escaping (RecordView) -> Bool) {
@@ -188,45 +168,32 @@ public final class Compaction {
 
     /// Appends a live record to the current output segment; returns its encoded size.
     private func copy(_ view: RecordView) throws -> Int {
-        if output == nil { output = try makeOutput() }
+        if output == nil {
+            let id: UInt32 = log.state.withLock { state in
+                defer { state.nextSegmentID += 1 }
+                return state.nextSegmentID
+            }
+            output = try SegmentBuilder(id: id, directory: log.directory, configuration: log.configuration)
+        }
         let out = output!
-        out.packer.addCommitted(kind: view.kind, lsn: view.lsn, key: view.key, value: view.value)
+        out.add(view)
         pendingMoves.append((view.keyBytes, view.location))
-        out.minLSN = min(out.minLSN, view.lsn)
-        out.maxLSN = max(out.maxLSN, view.lsn)
         copied += 1
-        if out.packer.estimatedSize >= 1 << 20 { try flush(out, finalFrame: false) }  // write finished frames
-        if out.length + UInt64(out.packer.estimatedSize) >= log.segmentTargetSize { try seal(out) }
+        noteMoves(try out.writeFinishedFrames())
+        if out.estimatedSize >= log.segmentTargetSize { try seal(out) }
         return Int(view.location.size)
     }
 
-    private func makeOutput() throws -> OutputSegment {
-        let id: UInt32 = log.state.withLock { state in
-            defer { state.nextSegmentID += 1 }
-            return state.nextSegmentID
-        }
-        let handle = try SegmentLog.createSegmentFile(id: id, in: log.directory, fileSystem: log.fileSystem)
-        return OutputSegment(id: id, handle: handle, configuration: log.configuration)
-    }
-
-    /// Writes the packer's finished frames to the output file and records where the moved records went.
-    private func flush(_ out: OutputSegment, finalFrame: Bool) throws {
-        if finalFrame { out.packer.finishFrame(commit: true) }
-        let (bytes, locations) = out.packer.take()
-        guard !bytes.isEmpty else { return }
-        try out.handle.write(bytes, at: out.length)
+    /// Pairs new locations with the records added earliest that have none yet.
+    private func noteMoves(_ locations: [RecordLocation]) {
         for (i, location) in locations.enumerated() {
             relocations.append(Relocation(key: pendingMoves[i].key, from: pendingMoves[i].from, to: location))
-            out.recordBytes += UInt64(location.size)
         }
         pendingMoves.removeFirst(locations.count)
-        out.recordCount += UInt64(locations.count)
-        out.length += UInt64(bytes.count)
     }
 
-    private func seal(_ out: OutputSegment) throws {
-        try flush(out, finalFrame: true)
-        try out.handle.sync()
+    private func seal(_ out: SegmentBuilder) throws {
+        noteMoves(try out.seal())
         finishedOutputs.append(out)
         output = nil
     }
@@ -241,13 +208,15 @@ public final class Compaction {
             bytesBefore: bytesBefore, bytesAfter: outputs.reduce(0) { $0 + $1.length }, relocations: relocations)
     }
 
-    /// Removes unpublished outputs and releases the inputs for another compaction.
+    /// Removes unpublished outputs and releases the inputs for another compaction. When the log is poisoned
+    /// (a manifest switch failed half-way) the outputs stay: the manifest on disk may name them, and opening
+    /// the log removes them if it does not.
     private func abandon() {
         var all = finishedOutputs
         if let output { all.append(output) }
+        let poisoned = log.state.withLock { $0.poisoned != nil }
         for out in all {
-            try? out.handle.close()
-            try? log.fileSystem.removeFile(at: log.segmentPath(out.id))
+            if poisoned { try? out.handle.close() } else { out.discard() }
         }
         finishedOutputs = []
         output = nil
@@ -297,7 +266,7 @@ extension SegmentLog {
     }
 
     /// Switches the manifest from `inputs` to `outputs`, then deletes the inputs. Returns the inputs' bytes.
-    func publishCompaction(inputs: [UInt32], outputs: [Compaction.OutputSegment], relocations: [Relocation]) throws -> UInt64 {
+    func publishCompaction(inputs: [UInt32], outputs: [SegmentBuilder], relocations: [Relocation]) throws -> UInt64 {
         let (removed, bytesBefore): ([any StorageFile], UInt64) = try state.withLock { state in
             try state.checkUsable()
             // Records were retired because newer ones superseded them. Those newer records must be durable
@@ -334,7 +303,13 @@ extension SegmentLog {
                 next.cache.removeSegment(id)
             }
             next.generation += 1
-            try next.manifest().write(to: directory, fileSystem: fileSystem)
+            do {
+                try next.manifest().write(to: directory, fileSystem: fileSystem)
+            } catch {
+                state.poisoned = StorageError(
+                    .poisoned, "switching the manifest after a compaction failed; reopen the log (\(error))")
+                throw state.poisoned!
+            }
             state = next
             return (handles, bytes)
         }

@@ -163,7 +163,7 @@ struct SegmentLogBasicsTests {
         } throws: { ($0 as? StorageError)?.code == .corruption }
     }
 
-    @Test("a segment file that is not a segment is refused")
+    @Test("a segment file that is not a segment is refused as corruption")
     func foreignSegment() throws {
         let fs = SimulatedFileSystem()
         let log = try SegmentLog.open(at: "/db", configuration: .small(fs))
@@ -172,6 +172,6 @@ struct SegmentLogBasicsTests {
         fs.setBytes([UInt8](repeating: 0x41, count: 100), of: "/db/000000000001.seg")
         #expect {
             try SegmentLog.open(at: "/db", configuration: .small(fs))
-        } throws: { ($0 as? StorageError)?.code == .notALog }
+        } throws: { ($0 as? StorageError)?.code == .corruption }
     }
 }

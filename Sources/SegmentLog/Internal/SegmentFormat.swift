@@ -53,13 +53,13 @@ enum SegmentFormat {
         return bytes
     }
 
-    /// Checks a segment header; throws `notALog`, `formatVersion` or `corruption`.
+    /// Checks a segment header; throws `formatVersion` or `corruption`.
     static func checkSegmentHeader(_ bytes: [UInt8], id: UInt32, path: String) throws {
         guard bytes.count == segmentHeaderSize else {
             throw StorageError(.corruption, "segment \(id) is shorter than its header", path: path, offset: 0)
         }
         guard Array(bytes[0..<8]) == segmentMagic else {
-            throw StorageError(.notALog, "segment \(id) does not start with a segment header", path: path, offset: 0)
+            throw StorageError(.corruption, "segment \(id) does not start with a segment header", path: path, offset: 0)
         }
         try bytes.withUnsafeBytes { raw in
             let stored = loadLE(raw, 24, as: UInt32.self)

@@ -1,0 +1,120 @@
+// Salvage rebuilds a damaged log from every intact frame. It reads each segment (the ones the manifest names,
+// or every segment file when the manifest itself is unreadable), copies the records of intact frames into
+// new sealed segments, writes a manifest naming only those, and then deletes the old files. Frames of a batch
+// whose commit frame was lost are dropped with it, so salvage never exposes half a batch. Like compaction it
+// is crash-safe: until the new manifest is in place the new files are orphans.
+
+/// What ``SegmentLog/salvage(at:configuration:)`` kept and lost.
+public struct SalvageReport: Sendable {
+    /// Every damaged range that was skipped.
+    public var damage: [Damage] = []
+    public var recordsKept: UInt64 = 0
+    public var framesKept = 0
+    /// Intact frames dropped because their batch's commit frame was damaged or missing.
+    public var framesOfUnfinishedBatches = 0
+    /// Segment files read.
+    public var segmentsRead: [UInt32] = []
+    /// True when the manifest was unreadable and every segment file in the directory was read instead.
+    public var manifestWasUnreadable = false
+}
+
+extension SegmentLog {
+    /// Rebuilds the log in `directory` from its intact frames, reporting every damaged range.
+    /// Use it when ``open(at:configuration:)`` reports `.corruption` and losing the damaged frames is better
+    /// than losing the whole log. The directory is locked while salvage runs.
+    public static func salvage(at directory: String, configuration: Configuration = Configuration()) throws -> SalvageReport {
+        try configuration.validate()
+        let fs = configuration.fileSystem
+        let lock = try fs.lock(joinPath(directory, "LOCK"), owner: currentProcessDescription())
+        defer { lock.release() }
+        var report = SalvageReport()
+        let names = try fs.contentsOfDirectory(at: directory)
+        let filesOnDisk = names.compactMap(SegmentFormat.segmentID(fromFileName:)).sorted()
+        var sources: [UInt32]
+        var lsnFloor: UInt64 = 1
+        do {
+            let manifest = try Manifest.read(from: directory, fileSystem: fs)
+            sources = manifest.entries.map(\.id).filter { filesOnDisk.contains($0) }
+            lsnFloor = manifest.lsnFloor
+        } catch let error as StorageError where error.code == .corruption || error.code == .notFound || error.code == .notALog {
+            guard !filesOnDisk.isEmpty else {
+                throw StorageError(.notALog, "nothing to salvage: no segment files", path: directory)
+            }
+            report.manifestWasUnreadable = true
+            sources = filesOnDisk
+        }
+        var nextID = (filesOnDisk.max() ?? 0) + 1
+        var outputs: [SegmentBuilder] = []
+        var current: SegmentBuilder?
+        /// Copies a record into the current output segment, starting a new one when it is full.
+        func keep(_ record: Record) throws {
+            if current == nil {
+                current = try SegmentBuilder(id: nextID, directory: directory, configuration: configuration)
+                nextID += 1
+            }
+            let builder = current!
+            record.key.withUnsafeBytes { key in
+                record.value.withUnsafeBytes { value in
+                    builder.add(RecordView(kind: record.kind, lsn: record.lsn, location: record.location, key: key, value: value))
+                }
+            }
+            report.recordsKept += 1
+            lsnFloor = max(lsnFloor, record.lsn + 1)
+            _ = try builder.writeFinishedFrames()
+            if builder.estimatedSize >= UInt64(configuration.segmentTargetSize) {
+                _ = try builder.seal()
+                outputs.append(builder)
+                current = nil
+            }
+        }
+        do {
+            for id in sources {
+                report.segmentsRead.append(id)
+                let path = joinPath(directory, SegmentFormat.segmentFileName(id))
+                let handle = try fs.open(path, .readOnly)
+                defer { try? handle.close() }
+                var pending: [WalkedFrame] = []
+                func dropPending() {
+                    report.framesOfUnfinishedBatches += pending.count
+                    pending.removeAll()
+                }
+                try walkFrames(handle: handle, segment: id, end: try handle.size(), path: path) { step in
+                    switch step {
+                    case .damage(let damage):
+                        report.damage.append(damage)
+                        dropPending()
+                    case .frame(let frame):
+                        pending.append(frame)
+                        guard frame.header.isCommit else { return }
+                        for kept in pending {
+                            report.framesKept += 1
+                            for record in kept.records { try keep(record) }
+                        }
+                        pending.removeAll()
+                    }
+                }
+                dropPending()
+            }
+            if let builder = current {
+                _ = try builder.seal()
+                outputs.append(builder)
+                current = nil
+            }
+            let activeID = nextID
+            try createSegmentFile(id: activeID, in: directory, fileSystem: fs).close()
+            let manifest = Manifest(
+                generation: 1, nextSegmentID: activeID + 1, lsnFloor: lsnFloor,
+                entries: outputs.map(\.manifestEntry)
+                    + [Manifest.Entry(id: activeID, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)])
+            try manifest.write(to: directory, fileSystem: fs)
+        } catch {
+            for builder in outputs { builder.discard() }
+            current?.discard()
+            throw error
+        }
+        for builder in outputs { try? builder.handle.close() }
+        for id in filesOnDisk { try? fs.removeFile(at: joinPath(directory, SegmentFormat.segmentFileName(id))) }
+        try fs.syncDirectory(at: directory)
+        return report
+    }
+}
