@@ -34,11 +34,17 @@ let package = Package(
             name: "SegmentLog",
             dependencies: ["CLZ4", "CCRC32C"]
         ),
-        // The command-line tool: demo, and (later) inspect/dump/verify/stats/compact.
+        // Shared by tests and the demo: the crash-writer workload and its checker.
+        .target(
+            name: "CairnTestSupport",
+            dependencies: ["SegmentLog"]
+        ),
+        // The command-line tool: demo, verify, and (later) inspect/dump/stats/compact.
         .executableTarget(
             name: "cairn",
             dependencies: [
                 "SegmentLog",
+                "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/cairn"
@@ -55,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SegmentLogTests",
-            dependencies: ["SegmentLog"]
+            dependencies: ["SegmentLog", "CairnTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

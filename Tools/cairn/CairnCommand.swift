@@ -4,6 +4,6 @@ import ArgumentParser
 struct CairnCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cairn",
-        abstract: "Inspect and exercise Cairn segment logs.",
-        subcommands: [])
+        abstract: "Cairn's command-line tool: a demonstration of the storage engine, and log maintenance.",
+        subcommands: [DemoCommand.self, VerifyCommand.self, CrashWriterCommand.self])
 }
