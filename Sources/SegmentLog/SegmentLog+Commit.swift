@@ -187,13 +187,14 @@ extension SegmentLog {
         guard end <= UInt64(UInt32.max) else {
             throw StorageError(.invalidArgument, "the group of batches does not fit in one segment")
         }
-        if configuration.preallocationSize > 0 && end > state.allocatedEnd {
-            let newEnd = end + UInt64(configuration.preallocationSize)
-            let zeros = [UInt8](repeating: 0, count: Int(newEnd - state.allocatedEnd))
-            try active.handle.write(zeros, at: state.allocatedEnd)
-            state.allocatedEnd = newEnd
-        }
         try active.handle.write(bytes, at: active.length)
+        if configuration.preallocationSize > 0 && end > state.allocatedEnd {
+            // Zero-fill ahead of the writer once per preallocation chunk, so later commits overwrite
+            // allocated blocks (a cheaper sync than one that also extends the file).
+            let zeros = [UInt8](repeating: 0, count: configuration.preallocationSize)
+            try active.handle.write(zeros, at: end)
+            state.allocatedEnd = end + UInt64(configuration.preallocationSize)
+        }
         state.active.length = end
         state.active.noteRecords(
             count: UInt64(all.count), bytes: all.reduce(0) { $0 + UInt64($1.size) }, minLSN: state.nextLSN, maxLSN: lsn - 1)
@@ -235,19 +236,25 @@ extension SegmentLog {
         state.hasUnsyncedWrites = false
     }
 
-    /// The `.normal` mode's flusher: syncs pending writes at most `delay` after they were written.
+    /// The `.normal` mode's flusher: syncs pending writes at most `delay` after they were written. It sleeps
+    /// whole periods (commits' wake-ups do not shorten them), so it adds at most one sync per period.
     func startFlusher(every delay: Duration) {
-        let nanos = max(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000, 1_000_000)
+        let period = max(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000, 1_000_000)
         let thread = FlusherThread { [weak self] in
             guard let self else { return false }
             let queue = self.commitQueue
+            let deadline = ContinuousClock.now + .nanoseconds(period)
             queue.lock.lock()
-            if !queue.stopped { queue.lock.wait(nanoseconds: nanos) }
+            while !queue.stopped, case let remaining = deadline - ContinuousClock.now, remaining > .zero {
+                queue.lock.wait(nanoseconds: max(remaining.components.attoseconds / 1_000_000_000 + remaining.components.seconds * 1_000_000_000, 1))
+            }
             let stopped = queue.stopped
             queue.lock.unlock()
             if stopped { return false }
-            let dirty = self.state.withLock { $0.hasUnsyncedWrites && $0.poisoned == nil && !$0.isClosed }
-            if dirty { try? self.sync() }
+            let due = self.state.withLock {
+                $0.hasUnsyncedWrites && $0.poisoned == nil && !$0.isClosed && ContinuousClock.now - $0.lastSync >= delay
+            }
+            if due { try? self.sync() }
             return true
         }
         thread.start()

@@ -83,6 +83,9 @@ public final class SegmentLog: Sendable {
     }
 
     deinit {
+        commitQueue.stop()
+        let handles = state.withLock { state in state.isClosed ? [] : state.order.compactMap { state.segments[$0]?.handle } }
+        for handle in handles { try? handle.close() }
         directoryLock?.release()
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -160,11 +162,14 @@ final class PosixFileHandle: StorageFile {
 }
 
 final class PosixFileLock: FileLock {
-    let fd: Int32
-    init(fd: Int32) { self.fd = fd }
+    /// The lock file's descriptor until released; releasing twice is harmless (the descriptor number could
+    /// already belong to another file).
+    private let fd: Mutex<Int32?>
+    init(fd: Int32) { self.fd = Mutex(fd) }
     func release() {
-        _ = flock(fd, LOCK_UN)
-        Glibc.close(fd)
+        guard let descriptor = fd.withLock({ value in defer { value = nil }; return value }) else { return }
+        _ = flock(descriptor, LOCK_UN)
+        Glibc.close(descriptor)
     }
 }
 
