@@ -213,7 +213,9 @@ extension SegmentLog {
     /// then switch the manifest. A crash before the switch leaves the new file as an orphan (removed on open).
     func rollSegment(_ state: inout State) throws {
         var sealed = state.active
-        if state.allocatedEnd > sealed.length { try sealed.handle.truncate(to: sealed.length) }
+        // Cut the zero preallocation, and anything a failed write left past the data, so the sealed file is
+        // exactly as long as the manifest will say.
+        if try sealed.handle.size() > sealed.length { try sealed.handle.truncate(to: sealed.length) }
         try sealed.handle.sync()
         let newID = state.nextSegmentID
         let handle = try SegmentLog.createSegmentFile(id: newID, in: directory, fileSystem: fileSystem)

@@ -5,9 +5,13 @@
 extension SegmentLog {
     /// Opens the log in `directory`, creating the directory and a new log when there is none.
     ///
+    /// Opening reads the manifest, checks every sealed segment's header and exact size, and reads the active
+    /// segment to find its last intact commit frame (cutting a torn tail after it). Damage inside sealed
+    /// segments' frames is found by the reads, scans and ``verify()`` that touch it.
+    ///
     /// - Throws: ``StorageError`` with `.locked` when another process has the log open, `.notALog` when the
     ///   directory holds something else, `.formatVersion` when a newer version wrote it, `.corruption` when
-    ///   a sealed segment or the manifest is damaged (nothing is changed then; see ``salvage(at:configuration:)``).
+    ///   the manifest or a sealed segment's header or size is damaged (see ``salvage(at:configuration:)``).
     public static func open(at directory: String, configuration: Configuration = Configuration()) throws -> SegmentLog {
         try configuration.validate()
         let fs = configuration.fileSystem
@@ -159,7 +163,10 @@ extension SegmentLog {
             switch try cursor.next() {
             case .end:
                 break scanning
-            case .damage(_, let what, _):
+            case .damage(let offset, let what, _):
+                if cursor.lastDamageIsNewerFormat {
+                    throw StorageError(.formatVersion, "segment \(segment.id) at offset \(offset): \(what)", path: path, offset: offset)
+                }
                 problem = what
                 break scanning
             case .frame(let offset, let header, _):

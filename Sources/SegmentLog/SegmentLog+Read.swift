@@ -85,7 +85,7 @@ extension SegmentLog {
                     break
                 case .damage(let offset, let problem, let header):
                     throw StorageError(
-                        .corruption, "segment \(id), frame at offset \(offset): \(problem); "
+                        cursor.lastDamageIsNewerFormat ? .formatVersion : .corruption, "segment \(id), frame at offset \(offset): \(problem); "
                             + SegmentLog.describeLoss(header) + "; run salvage to keep every intact frame",
                         path: segmentPath(id), offset: offset)
                 case .frame(let offset, let header, let stored):

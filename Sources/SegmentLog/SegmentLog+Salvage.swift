@@ -1,8 +1,11 @@
 // Salvage rebuilds a damaged log from every intact frame. It reads each segment (the ones the manifest names,
 // or every segment file when the manifest itself is unreadable), copies the records of intact frames into
 // new sealed segments, writes a manifest naming only those, and then deletes the old files. Frames of a batch
-// whose commit frame was lost are dropped with it, so salvage never exposes half a batch. Like compaction it
-// is crash-safe: until the new manifest is in place the new files are orphans.
+// whose commit frame was lost are dropped with it, and after a damaged range everything up to the next commit
+// frame is dropped too, so salvage never exposes half a batch. Like compaction it is crash-safe: until the new
+// manifest is in place the new files are orphans. (When the manifest itself is unreadable, segments are read
+// in id order; a salvage that crashes in that case may, on its next run, copy some records twice — same LSN,
+// same contents.)
 
 /// What ``SegmentLog/salvage(at:configuration:)`` kept and lost.
 public struct SalvageReport: Sendable {
@@ -74,18 +77,28 @@ extension SegmentLog {
                 let handle = try fs.open(path, .readOnly)
                 defer { try? handle.close() }
                 var pending: [WalkedFrame] = []
+                // After damage the next frames may continue a batch whose start was lost; nothing tells where
+                // that batch ends inside its commit frame, so everything up to and including the next commit
+                // frame goes too (whole batches that share that frame with it are lost with it).
+                var afterDamage = false
                 func dropPending() {
                     report.framesOfUnfinishedBatches += pending.count
                     pending.removeAll()
                 }
-                try walkFrames(handle: handle, segment: id, end: try handle.size(), path: path) { step in
+                try walkFrames(handle: handle, segment: id, end: try handle.size(), path: path, zeroTailIsEnd: id == sources.last) { step in
                     switch step {
                     case .damage(let damage):
                         report.damage.append(damage)
                         dropPending()
+                        afterDamage = true
                     case .frame(let frame):
                         pending.append(frame)
                         guard frame.header.isCommit else { return }
+                        if afterDamage {
+                            afterDamage = false
+                            dropPending()
+                            return
+                        }
                         for kept in pending {
                             report.framesKept += 1
                             for record in kept.records { try keep(record) }

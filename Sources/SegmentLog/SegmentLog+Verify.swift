@@ -47,7 +47,7 @@ extension SegmentLog {
             report.segments += 1
             var records: UInt64 = 0
             let damageBefore = report.damage.count
-            SegmentLog.walkFrames(handle: handle, segment: id, end: length, path: segmentPath(id)) { step in
+            SegmentLog.walkFrames(handle: handle, segment: id, end: length, path: segmentPath(id), zeroTailIsEnd: false) { step in
                 switch step {
                 case .frame(let frame):
                     report.frames += 1
@@ -64,6 +64,17 @@ extension SegmentLog {
         return report
     }
 
+    /// Whether bytes [from, to) of a file are all zero (a preallocated tail).
+    static func isZero(_ handle: any StorageFile, from: UInt64, to end: UInt64) throws -> Bool {
+        var offset = from
+        while offset < end {
+            let chunk = try handle.read(at: offset, count: Int(min(1 << 20, end - offset)))
+            if chunk.isEmpty || !chunk.allSatisfy({ $0 == 0 }) { return chunk.isEmpty }
+            offset += UInt64(chunk.count)
+        }
+        return true
+    }
+
     /// A frame read by ``walkFrames``: its header and its records, copied.
     struct WalkedFrame {
         var offset: UInt64
@@ -77,9 +88,11 @@ extension SegmentLog {
     }
 
     /// Visits every intact frame of a segment file and every damaged range between them. I/O errors end the
-    /// walk with a damage entry for the rest of the file.
+    /// walk with a damage entry for the rest of the file. With `zeroTailIsEnd` (an active segment read to its
+    /// file size) an all-zero rest of the file is preallocation, not damage.
     static func walkFrames(
-        handle: any StorageFile, segment: UInt32, end: UInt64, path: String, _ visit: (WalkStep) throws -> Void
+        handle: any StorageFile, segment: UInt32, end: UInt64, path: String, zeroTailIsEnd: Bool,
+        _ visit: (WalkStep) throws -> Void
     ) rethrows {
         let cursor = FrameCursor(handle: handle, end: end)
         var raw: [UInt8] = []
@@ -104,6 +117,7 @@ extension SegmentLog {
             case .end:
                 return
             case .damage(let offset, let problem, let header):
+                if zeroTailIsEnd, header == nil, (try? isZero(handle, from: offset, to: end)) == true { return }
                 try damaged(offset, problem, header)
             case .frame(let offset, let header, let stored):
                 if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw) {

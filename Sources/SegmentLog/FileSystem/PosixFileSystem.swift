@@ -97,7 +97,7 @@ public struct PosixFileSystem: FileSystem {
     }
 }
 
-/// The owner string a lock records: this process's pid and name.
+/// The owner string a lock records: `pid N` of this process.
 public func currentProcessDescription() -> String {
     "pid \(getpid())"
 }

@@ -19,6 +19,8 @@ final class FrameCursor {
     private var bufferStart: UInt64 = 0
     private var bufferCount = 0
     private let chunk: Int
+    /// True when the last `.damage` was an intact header of a newer format version (not damage at all).
+    private(set) var lastDamageIsNewerFormat = false
 
     init(handle: any StorageFile, start: UInt64 = UInt64(SegmentFormat.segmentHeaderSize), end: UInt64, chunk: Int = 1 << 20) {
         self.handle = handle
@@ -60,7 +62,9 @@ final class FrameCursor {
         }
         let header: FrameHeader
         switch FrameHeader.decode(slice(offset, headerSize)) {
-        case .failure(let box): return .damage(offset: offset, problem: box.problem.description, header: nil)
+        case .failure(let box):
+            lastDamageIsNewerFormat = box.problem.isNewerFormat
+            return .damage(offset: offset, problem: box.problem.description, header: nil)
         case .success(let decoded): header = decoded
         }
         let frameEnd = offset + UInt64(header.frameSize)

@@ -70,6 +70,9 @@ struct Manifest: Equatable {
             guard Checksum.masked(UnsafeRawBufferPointer(rebasing: raw[0..<(16 + bodyLength)])) == stored else {
                 throw StorageError(.corruption, "MANIFEST checksum mismatch", path: path)
             }
+            guard version >= 1 else {
+                throw StorageError(.corruption, "MANIFEST has format version \(version), which never existed", path: path, offset: 8)
+            }
             guard version <= SegmentFormat.version else {
                 throw StorageError(
                     .formatVersion,

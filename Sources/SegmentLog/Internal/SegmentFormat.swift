@@ -40,7 +40,8 @@ enum SegmentFormat {
 
     /// The segment id in a file name like `000000000007.seg`, or nil for other names.
     static func segmentID(fromFileName name: String) -> UInt32? {
-        guard name.hasSuffix(".seg"), name.count == 16 else { return nil }
+        let digits = name.utf8.prefix(12)
+        guard name.hasSuffix(".seg"), name.utf8.count == 16, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return UInt32(name.prefix(12))
     }
 
@@ -112,7 +113,15 @@ struct FrameHeader: Equatable {
 
     /// Why a header could not be decoded.
     enum Problem: Equatable {
-        case zero, badMagic, badChecksum, unsupportedVersion(UInt8), badField(String)
+        case zero, badMagic, badChecksum, unsupportedVersion(UInt8), unknownFlags(UInt8), badField(String)
+
+        /// The header is intact (its checksum holds) but written by a newer format than this code reads.
+        var isNewerFormat: Bool {
+            switch self {
+            case .unsupportedVersion, .unknownFlags: return true
+            default: return false
+            }
+        }
     }
 
     /// Decodes and checks a 36-byte header.
@@ -134,7 +143,7 @@ struct FrameHeader: Equatable {
             flags: raw[5], storedLength: loadLE(raw, 8, as: UInt32.self), rawLength: loadLE(raw, 12, as: UInt32.self),
             baseLSN: loadLE(raw, 16, as: UInt64.self), recordCount: loadLE(raw, 24, as: UInt32.self),
             payloadCRC: loadLE(raw, 28, as: UInt32.self))
-        if header.flags & ~SegmentFormat.knownFlags != 0 { return .failure(ProblemBox(.badField("unknown flags"))) }
+        if header.flags & ~SegmentFormat.knownFlags != 0 { return .failure(ProblemBox(.unknownFlags(header.flags))) }
         if Int(header.rawLength) > SegmentFormat.maxFramePayload || Int(header.storedLength) > SegmentFormat.maxFramePayload {
             return .failure(ProblemBox(.badField("length over the 64 MiB frame limit")))
         }
@@ -157,7 +166,8 @@ extension FrameHeader.Problem: CustomStringConvertible {
         case .zero: return "zero-filled header"
         case .badMagic: return "no frame magic"
         case .badChecksum: return "frame header checksum mismatch"
-        case .unsupportedVersion(let v): return "unsupported frame version \(v)"
+        case .unsupportedVersion(let v): return "frame version \(v) is newer than this code reads (\(SegmentFormat.frameVersion))"
+        case .unknownFlags(let flags): return "frame flags \(flags) include bits this code does not know (a newer format)"
         case .badField(let what): return "invalid frame header (\(what))"
         }
     }
