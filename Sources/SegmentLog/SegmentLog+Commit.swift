@@ -45,7 +45,10 @@ extension SegmentLog {
     @discardableResult
     public func commit(_ batch: WriteBatch) throws -> [RecordLocation] {
         try validate(batch)
-        if batch.isEmpty { return [] }
+        if batch.isEmpty {
+            try state.withLock { try $0.checkUsable() }
+            return []
+        }
         return try enqueue(PendingCommit(batch: batch, forceSync: false))
     }
 
@@ -187,13 +190,28 @@ extension SegmentLog {
         guard end <= UInt64(UInt32.max) else {
             throw StorageError(.invalidArgument, "the group of batches does not fit in one segment")
         }
-        try active.handle.write(bytes, at: active.length)
+        do {
+            try active.handle.write(bytes, at: active.length)
+        } catch {
+            // Part of the group may be on disk past the log's end. Cut it, or a later commit that ends on one
+            // of its frame boundaries would let recovery see the failed batch's commit frame.
+            do {
+                try active.handle.truncate(to: active.length)
+                state.allocatedEnd = active.length
+            } catch {
+                state.poisoned = StorageError(
+                    .poisoned, "a failed write could not be undone; reopen the log to recover (\(error))")
+            }
+            throw error
+        }
         if configuration.preallocationSize > 0 && end > state.allocatedEnd {
             // Zero-fill ahead of the writer once per preallocation chunk, so later commits overwrite
-            // allocated blocks (a cheaper sync than one that also extends the file).
+            // allocated blocks (a cheaper sync than one that also extends the file). Only an optimisation:
+            // if it fails (a full disk), the commit stands and zeros that did land are a harmless tail.
             let zeros = [UInt8](repeating: 0, count: configuration.preallocationSize)
-            try active.handle.write(zeros, at: end)
-            state.allocatedEnd = end + UInt64(configuration.preallocationSize)
+            if (try? active.handle.write(zeros, at: end)) != nil {
+                state.allocatedEnd = end + UInt64(configuration.preallocationSize)
+            }
         }
         state.active.length = end
         state.active.noteRecords(
@@ -253,9 +271,9 @@ extension SegmentLog {
             let stopped = queue.stopped
             queue.lock.unlock()
             if stopped { return false }
-            let due = self.state.withLock {
-                $0.hasUnsyncedWrites && $0.poisoned == nil && !$0.isClosed && ContinuousClock.now - $0.lastSync >= delay
-            }
+            // Sync whatever is unsynced at each wake-up, even if an inline sync happened within the period:
+            // a write made just after that sync must not wait a second period.
+            let due = self.state.withLock { $0.hasUnsyncedWrites && $0.poisoned == nil && !$0.isClosed }
             if due { try? self.sync() }
             return true
         }

@@ -13,8 +13,11 @@ public struct SalvageReport: Sendable {
     public var damage: [Damage] = []
     public var recordsKept: UInt64 = 0
     public var framesKept = 0
-    /// Intact frames dropped because their batch's commit frame was damaged or missing.
+    /// Intact frames dropped because their batch's commit frame was damaged or missing, or because they
+    /// followed damage up to the next commit frame.
     public var framesOfUnfinishedBatches = 0
+    /// The records those frames held.
+    public var recordsOfUnfinishedBatches = 0
     /// Segment files read.
     public var segmentsRead: [UInt32] = []
     /// True when the manifest was unreadable and every segment file in the directory was read instead.
@@ -83,6 +86,7 @@ extension SegmentLog {
                 var afterDamage = false
                 func dropPending() {
                     report.framesOfUnfinishedBatches += pending.count
+                    report.recordsOfUnfinishedBatches += pending.reduce(0) { $0 + $1.records.count }
                     pending.removeAll()
                 }
                 try walkFrames(handle: handle, segment: id, end: try handle.size(), path: path, zeroTailIsEnd: id == sources.last) { step in
