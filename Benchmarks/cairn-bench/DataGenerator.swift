@@ -44,7 +44,7 @@ struct KeyBytes: Hashable, Sendable {
 /// Generates record `i` of a data set: key `users/<20-character id>` (unique per index, in random order
 /// like Firestore's automatic ids) and a JSON document of about `valueSize` bytes with nested objects, ids,
 /// numbers, booleans, arrays and English-like text. Documents of 600 bytes or more get the full shape
-/// (profile, address, stats, order items); smaller ones keep the top-level fields and a text field.
+/// (profile, address, stats, order items, events); smaller ones keep the top-level fields and a text field.
 struct DocumentGenerator: Sendable {
     let seed: UInt64
     let valueSize: Int
@@ -69,11 +69,12 @@ struct DocumentGenerator: Sendable {
 
     /// 20 base-62 characters: 11 from a bijective scramble of the index (so ids never collide), 9 from a hash.
     private func documentID(_ index: Int) -> [UInt8] {
-        var unique = UInt64(index) &+ seed
+        var unique = UInt64(index) &+ seed &* 0x9E37_79B9_7F4A_7C15
         unique = (unique ^ (unique >> 33)) &* 0xFF51_AFD7_ED55_8CCD
         unique = (unique ^ (unique >> 33)) &* 0xC4CE_B9FE_1A85_EC53
         unique ^= unique >> 33
-        var filler = SplitMix64(seed: unique).next()
+        var scrambler = SplitMix64(seed: unique)
+        var filler = scrambler.next()
         var id: [UInt8] = []
         id.reserveCapacity(20)
         for _ in 0..<11 {
@@ -137,6 +138,16 @@ struct DocumentGenerator: Sendable {
             json.key("product"); json.string(Vocabulary.words.randomElement(using: &rng)!)
             json.key("qty"); json.integer(1 + rng.below(9))
             json.key("price"); json.decimal(99 + rng.below(99_900), scale: 100)
+            json.close("}")
+        }
+        json.close("]")
+        json.key("events"); json.open("[")
+        for _ in 0..<(2 + rng.below(3)) {
+            json.open("{")
+            json.key("type"); json.string(Vocabulary.eventTypes.randomElement(using: &rng)!)
+            json.key("at"); json.integer(1_700_000_000_000 + rng.below(10_000_000_000))
+            json.key("by"); json.string("users/\(first.lowercased())\(rng.below(100_000))")
+            json.key("status"); json.string(Vocabulary.statuses.randomElement(using: &rng)!)
             json.close("}")
         }
         json.close("]")

@@ -9,7 +9,8 @@ final class ScratchDirectory {
 
     /// Creates `<temporary directory>/cairn-bench.XXXXXX`.
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/cairn-bench.XXXXXX").utf8CString)
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        var template = Array((temporary + "cairn-bench.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw BenchError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
         }

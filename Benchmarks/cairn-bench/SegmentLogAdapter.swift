@@ -43,8 +43,10 @@ final class SegmentLogStore: BenchStore {
         }
     }
 
+    /// Sizes the dictionary from the record count the log keeps in memory (manifest and recovery).
     func loadKeyIndex() throws -> Int {
         var index: [KeyBytes: RecordLocation] = [:]
+        index.reserveCapacity(Int(log.statistics.recordCount))
         var records = 0
         try log.scan { view in
             index[KeyBytes(view.key)] = view.location

@@ -29,8 +29,8 @@ protocol StorageEngine: Sendable {
 protocol BenchStore: AnyObject {
     /// Commits `records` in order, `batchSize` records per atomic commit.
     func append(_ records: [BenchRecord], batchSize: Int) throws
-    /// Reads every key into an in-memory index (what a layer above does when it opens the store);
-    /// returns the number of records read.
+    /// Reads every key into an in-memory index (what a layer above does when it opens the store), sized up
+    /// front from the store's record count; returns the number of records read.
     func loadKeyIndex() throws -> Int
     /// Builds what point reads by key need and is not part of them (Cairn: the key → location index).
     func prepareReads() throws

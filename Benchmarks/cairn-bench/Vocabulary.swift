@@ -30,6 +30,12 @@ enum Vocabulary {
 
     static let locales = ["en-US", "en-GB", "fr-FR", "de-DE", "es-ES", "it-IT", "ja-JP", "pt-BR", "nl-NL", "sv-SE"]
 
+    static let eventTypes = [
+        "created", "status_changed", "comment_added", "assigned", "payment_received", "shipped", "viewed",
+    ]
+
+    static let statuses = ["draft", "pending", "approved", "rejected", "shipped", "delivered", "archived"]
+
     static let words = [
         "the", "of", "and", "a", "to", "in", "is", "you", "that", "it", "he", "was", "for", "on", "are", "as",
         "with", "his", "they", "at", "be", "this", "have", "from", "or", "one", "had", "by", "word", "but",

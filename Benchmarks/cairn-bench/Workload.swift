@@ -1,6 +1,8 @@
 // The unit of a benchmark suite: a workload prepares its fixtures once per engine, then performs timed runs
-// that the harness interleaves between engines. Workloads also cross-check the engines' answers, so a
-// benchmark never reports a fast engine that read the wrong data.
+// that the harness interleaves between engines (A1 B1 A2 B2 ...), so that drift on a shared machine (other
+// processes, page cache, thermal state) spreads over every engine instead of favouring whichever ran first.
+// Workloads also cross-check the engines' answers, so a benchmark never reports a fast engine that read the
+// wrong data.
 
 /// A measured task, run the same way against every engine.
 protocol Workload: AnyObject {
@@ -37,5 +39,28 @@ struct Fingerprint {
         guard value == expected.value else {
             throw BenchError("\(engine) \(what) \(value), but \(expected.engine) \(what) \(expected.value)")
         }
+    }
+}
+
+/// The interleaving runner.
+enum Harness {
+    /// Prepares `workload` for each engine, then performs `runs` rounds of one run per engine.
+    static func run(_ workload: any Workload, engines: [any StorageEngine], runs: Int) throws -> WorkloadResult {
+        Console.progress("\(workload.name): preparing")
+        for engine in engines { try workload.prepare(engine) }
+        var samples: [String: [Sample]] = [:]
+        for number in 1...runs {
+            for engine in engines {
+                let sample = try workload.run(engine, number: number)
+                samples[engine.name, default: []].append(sample)
+                Console.progress(
+                    "\(workload.name) run \(number)/\(runs) \(engine.name): "
+                        + "\(Console.compact(sample.rate)) \(workload.unit) "
+                        + "(\(Console.compact(Double(sample.operations))) in \(Console.seconds(sample.elapsed)))")
+            }
+        }
+        return WorkloadResult(
+            name: workload.name, unit: workload.unit, higherIsBetter: workload.higherIsBetter, note: workload.note,
+            runs: engines.map { (engine: $0.name, samples: samples[$0.name] ?? []) })
     }
 }
