@@ -141,7 +141,7 @@ public final class Compaction {
                 .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem); "
                     + SegmentLog.describeLoss(header), path: log.segmentPath(id), offset: offset)
         case .frame(let offset, let header, let stored):
-            if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw) {
+            if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                 throw StorageError(
                     .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem)",
                     path: log.segmentPath(id), offset: offset)
@@ -313,8 +313,8 @@ extension SegmentLog {
             state = next
             return (handles, bytes)
         }
-        for handle in removed { try? handle.close() }
-        // The manifest no longer names the inputs; if deleting fails they are orphans removed on next open.
+        // The inputs' handles are not closed here: a reader may still be using one (it closes with its last
+        // reference). The manifest no longer names the inputs; if deleting fails they are orphans removed on next open.
         for id in inputs { try? fileSystem.removeFile(at: segmentPath(id)) }
         try? fileSystem.syncDirectory(at: directory)
         return bytesBefore

@@ -28,9 +28,11 @@ public struct SegmentLogConfiguration: Sendable {
     public var fileSystem: any FileSystem = PosixFileSystem()
     /// Default `.full`.
     public var durability: Durability = .full
-    /// Uncompressed bytes per frame before a new frame starts. Default 32 KiB: LZ4 reaches ~3.7x on
-    /// JSON-like documents there (16 KiB: 3.5x, 64 KiB: 3.9x) while a point read decodes only 32 KiB.
-    public var frameTargetSize: Int = 32 << 10
+    /// Uncompressed bytes per frame before a new frame starts. Default 16 KiB, chosen by measurement
+    /// (`cairn-bench engine`, 100k ~1 KiB JSON-like records): a point read that misses the frame cache
+    /// decompresses a whole frame, so cold reads ran at 70k/s with 32 KiB frames, 124k/s with 16 KiB and
+    /// 170k/s with 8 KiB, while the log grew from 47.7 MB (32 KiB) to 51.3 MB (16 KiB) and 57.1 MB (8 KiB).
+    public var frameTargetSize: Int = 16 << 10
     /// Bytes per segment before it is sealed and a new one starts. Default 64 MiB. At most 1 GiB.
     public var segmentTargetSize: Int = 64 << 20
     /// Largest accepted record (kind, key and value encoded). Default 16 MiB.

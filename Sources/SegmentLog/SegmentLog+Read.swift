@@ -2,6 +2,12 @@
 
 import Synchronization
 
+/// A frame cache lookup: the frame, or the segment to read it from.
+private enum FrameLookup {
+    case hit(DecodedFrame)
+    case miss(SegmentEntry)
+}
+
 extension SegmentLog {
     /// Reads the record at `location`.
     ///
@@ -17,11 +23,12 @@ extension SegmentLog {
         }
     }
 
-    /// Calls `body` with the decoded frame at `key`, loading and caching it when needed.
+    /// Calls `body` with the decoded frame at `key`, loading and caching it when needed. A miss reads and
+    /// decodes the frame outside the lock, so other readers and writers do not wait for its I/O.
     func withFrame<T>(_ key: FrameKey, _ body: (DecodedFrame) throws -> T) throws -> T {
-        let frame: DecodedFrame = try state.withLock { state in
+        let lookup: FrameLookup = try state.withLock { state in
             if state.isClosed { throw StorageError(.closed, "the log is closed") }
-            if let cached = state.cache.get(key) { return cached }
+            if let cached = state.cache.get(key) { return .hit(cached) }
             guard let segment = state.segments[key.segment] else {
                 throw StorageError(.notFound, "segment \(key.segment) does not exist (compacted away?)")
             }
@@ -30,11 +37,19 @@ extension SegmentLog {
             else {
                 throw StorageError(.notFound, "offset \(key.offset) is outside segment \(key.segment)")
             }
-            let decoded = try loadFrame(segment, offset: key.offset)
-            state.cache.insert(decoded, for: key)
-            return decoded
+            return .miss(segment)
         }
-        return try body(frame)
+        switch lookup {
+        case .hit(let frame):
+            return try body(frame)
+        case .miss(let segment):
+            // Frames below the segment's length never change, so reading without the lock is safe.
+            let frame = try loadFrame(segment, offset: key.offset)
+            state.withLock { state in
+                if state.segments[key.segment] != nil { state.cache.insert(frame, for: key) }
+            }
+            return try body(frame)
+        }
     }
 
     private func loadFrame(_ segment: SegmentEntry, offset: UInt32) throws -> DecodedFrame {
@@ -89,7 +104,7 @@ extension SegmentLog {
                             + SegmentLog.describeLoss(header) + "; run salvage to keep every intact frame",
                         path: segmentPath(id), offset: offset)
                 case .frame(let offset, let header, let stored):
-                    if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw) {
+                    if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                         throw StorageError(
                             .corruption, "segment \(id), frame at offset \(offset): \(problem); " + SegmentLog.describeLoss(header),
                             path: segmentPath(id), offset: offset)

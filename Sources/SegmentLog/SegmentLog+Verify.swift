@@ -120,7 +120,7 @@ extension SegmentLog {
                 if zeroTailIsEnd, header == nil, (try? isZero(handle, from: offset, to: end)) == true { return }
                 try damaged(offset, problem, header)
             case .frame(let offset, let header, let stored):
-                if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw) {
+                if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                     try damaged(offset, problem, header)
                     continue
                 }

@@ -105,10 +105,17 @@ public func currentProcessDescription() -> String {
 final class PosixFileHandle: StorageFile {
     let fd: Int32
     let path: String
+    /// Set by `close`; otherwise the descriptor is closed when the last reference goes, so a reader that
+    /// still holds the handle of a segment compaction removed can finish its read.
+    private let isClosed = Mutex(false)
 
     init(fd: Int32, path: String) {
         self.fd = fd
         self.path = path
+    }
+
+    deinit {
+        if !isClosed.withLock({ $0 }) { Glibc.close(fd) }
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
@@ -157,6 +164,11 @@ final class PosixFileHandle: StorageFile {
     }
 
     func close() throws {
+        let wasClosed = isClosed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        if wasClosed { return }
         if Glibc.close(fd) != 0 { throw posixError("close failed", path: path) }
     }
 }

@@ -171,15 +171,20 @@ struct FrameProblem: Error {
 }
 
 enum FrameDecoding {
-    /// Verifies the payload checksum and decompresses it into `raw` (resized to `rawLength`).
-    /// Returns a description of the problem, or nil when the payload is intact.
+    /// Decompresses a payload into `raw` (resized to `rawLength`), verifying its checksum first unless the
+    /// caller already did (`FrameCursor` verifies every payload it returns). Returns a description of the
+    /// problem, or nil when the payload is intact.
     static func payload(
-        header: FrameHeader, stored: UnsafeRawBufferPointer, into raw: inout [UInt8]
+        header: FrameHeader, stored: UnsafeRawBufferPointer, into raw: inout [UInt8], checksumVerified: Bool = false
     ) -> String? {
         guard stored.count == Int(header.storedLength) else { return "payload cut short" }
-        guard Checksum.masked(stored) == header.payloadCRC else { return "payload checksum mismatch" }
+        guard checksumVerified || Checksum.masked(stored) == header.payloadCRC else { return "payload checksum mismatch" }
         if header.isCompressed {
-            if raw.count != Int(header.rawLength) { raw = [UInt8](repeating: 0, count: Int(header.rawLength)) }
+            let count = Int(header.rawLength)
+            if raw.count != count {
+                // No zero-fill: LZ4 writes every byte, or the frame is rejected.
+                raw = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+            }
             let ok = raw.withUnsafeMutableBytes { LZ4.decompress(stored, into: $0) }
             if !ok { return "payload does not decompress" }
         } else {
