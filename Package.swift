@@ -10,6 +10,8 @@ let package = Package(
     name: "Cairn",
     products: [
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
+        .library(name: "CairnModel", targets: ["CairnModel"]),
+        .library(name: "LocalStore", targets: ["LocalStore"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],
@@ -34,6 +36,10 @@ let package = Package(
             name: "SegmentLog",
             dependencies: ["CLZ4", "CCRC32C"]
         ),
+        // The Firestore data model: values and their order, paths, documents, mutations, queries, codecs.
+        .target(name: "CairnModel"),
+        // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
+        .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
         // Shared by tests and the demo: the crash-writer workload and its checker.
         .target(
             name: "CairnTestSupport",
@@ -58,6 +64,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/cairn-bench"
+        ),
+        .testTarget(
+            name: "CairnModelTests",
+            dependencies: ["CairnModel"]
+        ),
+        .testTarget(
+            name: "LocalStoreTests",
+            dependencies: ["LocalStore", "CairnModel", "SegmentLog"]
         ),
         .testTarget(
             name: "SegmentLogTests",

@@ -1,0 +1,96 @@
+/// The writes of one user operation (`setData`, a `WriteBatch`, ...) that the client queues, applies to its local
+/// view and sends to the server together, to be committed atomically (`MutationBatch` in
+/// `model/mutation_batch.cc`, `model/mutation_batch.ts`).
+///
+/// ``baseMutations`` pin the values that non-idempotent transforms start from (see
+/// ``Mutation/baseMutation(for:)``); they are never sent to the server, and they apply first.
+///
+/// The local store keeps, per document, one ``Overlay``: the net effect of all pending batches. After adding a
+/// batch it folds the batch into the overlay of each document the batch writes (`LocalStore::WriteLocally`,
+/// `LocalDocumentsView::GetOverlayedDocuments`):
+///
+/// ```swift
+/// for key in batch.keys {
+///     var document = remoteDocuments[key]          // the cached server copy; nil when unknown
+///     var mask: FieldMask? = FieldMask()
+///     if let previous = overlays[key]?.mutation {  // the earlier pending batches, folded
+///         previous.applyToLocalView(&document, previousMask: nil, localWriteTime: batch.localWriteTime)
+///         mask = previous.fieldMask                // nil after a set or a delete
+///     }
+///     mask = batch.applyToLocalDocument(&document, for: key, mutatedFields: mask)
+///     if let mutation = Overlay.calculateOverlayMutation(for: document, mask: mask) {
+///         overlays[key] = Overlay(largestBatchID: batch.batchID, mutation: mutation)
+///     }
+/// }
+/// ```
+///
+/// When a batch is acknowledged or rejected, the overlays of its documents are recomputed from scratch: apply
+/// every remaining batch in order to the server copy, starting from the empty mask, then compute the overlay.
+public struct MutationBatch: Sendable, Hashable {
+    /// The batch's place in the mutation queue: increasing across users, never reused.
+    public let batchID: Int
+    /// When the user made the writes: the local estimate of every server timestamp in the batch.
+    public let localWriteTime: Timestamp
+    /// Patches that pin increment bases, applied before ``mutations`` and never sent.
+    public let baseMutations: [Mutation]
+    /// The user's writes, in order.
+    public let mutations: [Mutation]
+
+    /// A batch of `mutations` (at least one: an empty batch is a programming error).
+    public init(batchID: Int, localWriteTime: Timestamp, baseMutations: [Mutation] = [], mutations: [Mutation]) {
+        precondition(!mutations.isEmpty, "a mutation batch needs at least one mutation")
+        self.batchID = batchID
+        self.localWriteTime = localWriteTime
+        self.baseMutations = baseMutations
+        self.mutations = mutations
+    }
+
+    /// The documents the batch writes, each once, in order of first write.
+    public var keys: [DocumentKey] {
+        var seen = Set<DocumentKey>()
+        return mutations.map(\.key).filter { seen.insert($0).inserted }
+    }
+
+    /// Applies the batch's base mutations, then its mutations, for `key` to the local view `document` and
+    /// returns the fields changed so far (see ``Mutation/applyToLocalView(_:previousMask:localWriteTime:)``).
+    ///
+    /// - Parameters:
+    ///   - document: the local view before this batch; `nil` when the cache knows nothing of the document.
+    ///   - mutatedFields: the fields earlier batches changed: start with the empty mask; `nil` means an earlier
+    ///     batch replaced or deleted the whole document.
+    ///
+    /// ```swift
+    /// var document: Document? = remoteCopy
+    /// let mask = batch.applyToLocalDocument(&document, for: key)
+    /// ```
+    @discardableResult
+    public func applyToLocalDocument(
+        _ document: inout Document?, for key: DocumentKey, mutatedFields: FieldMask? = FieldMask()
+    ) -> FieldMask? {
+        var mask = mutatedFields
+        for mutation in baseMutations where mutation.key == key {
+            mask = mutation.applyToLocalView(&document, previousMask: mask, localWriteTime: localWriteTime)
+        }
+        for mutation in mutations where mutation.key == key {
+            mask = mutation.applyToLocalView(&document, previousMask: mask, localWriteTime: localWriteTime)
+        }
+        return mask
+    }
+
+    /// Applies the batch's acknowledged mutations for `key` to the cached server copy `document`, with the
+    /// server's results (see ``Mutation/applyToRemoteDocument(_:result:)``).
+    ///
+    /// - Precondition: `batchResult` acknowledges this batch.
+    ///
+    /// ```swift
+    /// var document: Document? = remoteCopy
+    /// batch.applyToRemoteDocument(&document, for: key, batchResult: ack)
+    /// // document!.hasCommittedMutations, at the write's version
+    /// ```
+    public func applyToRemoteDocument(_ document: inout Document?, for key: DocumentKey, batchResult: MutationBatchResult) {
+        precondition(batchResult.batch.batchID == batchID, "result of batch \(batchResult.batch.batchID) applied to batch \(batchID)")
+        for (mutation, result) in zip(mutations, batchResult.mutationResults) where mutation.key == key {
+            mutation.applyToRemoteDocument(&document, result: result)
+        }
+    }
+}

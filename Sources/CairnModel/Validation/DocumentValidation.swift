@@ -1,0 +1,169 @@
+/// Checks data a user writes against the rules the Firestore server enforces, so that a write is rejected when
+/// it is made (`invalidArgument` with the reason and where the problem is), not when the outbox reaches the
+/// server, possibly much later.
+///
+/// Rules and their sources:
+/// - maps and arrays nest at most 20 levels; each map or array value adds one level, the document itself is
+///   level 0 (Firebase "Usage and limits": "Maximum depth of fields in a map or array: 20. Map and array fields
+///   add one level to the overall depth of an object");
+/// - an array cannot directly contain an array (Firestore v1 `Value.array_value`: "Cannot contain another array
+///   value"; the Firebase SDKs: "Nested arrays are not supported"); an array inside a map inside an array is fine;
+/// - field names are not empty, not reserved (`__.*__`) and at most 1,500 bytes (``FieldValidation``);
+/// - timestamps and geopoints are in range (``ValueRanges``);
+/// - the document's IDs and name satisfy ``PathValidation``;
+/// - a field value is at most 1 MiB - 89 bytes (1,048,487) and the document at most 1 MiB (1,048,576), in
+///   Firestore's storage size (``storageSize(of:key:)``).
+///
+/// Documents the server sends are not validated: they were accepted by the server already.
+///
+/// ```swift
+/// let key = try DocumentKey(parsing: "users/ada")
+/// try DocumentValidation.validate(ObjectValue(["name": .string("Ada")]), key: key)          // ok
+/// try DocumentValidation.validate(ObjectValue(["m": .array([.array([])])]), key: key)
+/// // invalidArgument: "Invalid data. Nested arrays are not supported ... (found in field m[0] in document users/ada)"
+/// ```
+public enum DocumentValidation {
+    /// The deepest a map or array may sit: a top-level map or array field is at depth 1.
+    public static let maxDepth = 20
+    /// The largest document, in Firestore storage bytes (1 MiB).
+    public static let maxDocumentBytes = 1_048_576
+    /// The largest field value, in Firestore storage bytes (1 MiB - 89 bytes).
+    public static let maxFieldValueBytes = 1_048_487
+
+    /// Checks a whole document a write stores (`setData`): its key, every value, and its size.
+    ///
+    /// When the data breaks several rules, which one is reported is unspecified.
+    ///
+    /// - Throws: ``ModelError`` `invalidArgument` with the reason and the field path where it applies.
+    public static func validate(_ data: ObjectValue, key: DocumentKey) throws(ModelError) {
+        try PathValidation.validate(key.path)
+        var checker = ValueChecker(document: key)
+        for (name, value) in data.fields {
+            try checker.checkField(name, value, enclosingDepth: 0)
+        }
+        let size = storageSize(of: data, key: key)
+        if size > maxDocumentBytes {
+            throw ModelError.invalidArgument(
+                "Invalid data. Document \(key) is \(size) bytes, which exceeds the maximum document size of "
+                    + "\(maxDocumentBytes) bytes (1 MiB) as Firestore counts storage size. Split the document or "
+                    + "store large values elsewhere (for example in Cloud Storage).")
+        }
+        // A field value can only exceed its limit in a document that exceeds it too.
+        if size > maxFieldValueBytes {
+            for (name, value) in data.fields {
+                try checkFieldValueSize(value, at: FieldPath(segments: [name]), document: key)
+            }
+        }
+    }
+
+    /// Checks one value a write stores at `path` (an `updateData` entry, a merge field, a transform operand):
+    /// the path itself (``FieldValidation/validateWritableFieldPath(_:)``), the value's nesting counted from the
+    /// document root, its contents, and its size. The size of the resulting document depends on the stored
+    /// document and is for the server to check.
+    ///
+    /// ```swift
+    /// try DocumentValidation.validate(.map(ObjectValue()), at: FieldPath(parsingDotted: "a.b"))   // ok: depth 2
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` `invalidArgument` with the reason and the field path where it applies.
+    public static func validate(_ value: Value, at path: FieldPath) throws(ModelError) {
+        try FieldValidation.validateWritableFieldPath(path)
+        var checker = ValueChecker(document: nil, location: path.segments.map(ValueChecker.Step.field))
+        try checker.check(value, enclosingDepth: path.count - 1, inArray: false)
+        try checkFieldValueSize(value, at: path, document: nil)
+    }
+
+    private static func checkFieldValueSize(
+        _ value: Value, at path: FieldPath, document: DocumentKey?
+    ) throws(ModelError) {
+        let size = storageSize(of: value)
+        if size > maxFieldValueBytes {
+            let place = document.map { " in document \($0)" } ?? ""
+            throw ModelError.invalidArgument(
+                "Invalid data. The value of field \(path)\(place) is \(size) bytes, which exceeds the maximum "
+                    + "field value size of \(maxFieldValueBytes) bytes (1 MiB - 89 bytes).")
+        }
+    }
+}
+
+/// Walks a value depth-first, keeping the path to the current value for messages.
+private struct ValueChecker {
+    /// One step from a value to a value inside it.
+    enum Step {
+        case field(String)
+        case index(Int)
+    }
+
+    let document: DocumentKey?
+    var location: [Step] = []
+
+    mutating func checkField(_ name: String, _ value: Value, enclosingDepth: Int) throws(ModelError) {
+        location.append(.field(name))
+        if let reason = FieldValidation.problem(withFieldName: name) { throw error(reason) }
+        try check(value, enclosingDepth: enclosingDepth, inArray: false)
+        location.removeLast()
+    }
+
+    /// Checks `value`, which sits inside `enclosingDepth` maps and arrays, directly in an array if `inArray`.
+    mutating func check(_ value: Value, enclosingDepth: Int, inArray: Bool) throws(ModelError) {
+        switch value {
+        case .array(let elements):
+            if inArray {
+                throw error(
+                    "Nested arrays are not supported: an array cannot directly contain another array. "
+                        + "Wrap the inner array in a map, as in [{\"values\": [...]}].")
+            }
+            let depth = try enter(enclosingDepth)
+            for (index, element) in elements.enumerated() {
+                location.append(.index(index))
+                try check(element, enclosingDepth: depth, inArray: true)
+                location.removeLast()
+            }
+        case .map(let object):
+            let depth = try enter(enclosingDepth)
+            for (name, field) in object.fields {
+                try checkField(name, field, enclosingDepth: depth)
+            }
+        case .timestamp(let timestamp):
+            if let reason = ValueRanges.problem(with: timestamp) { throw error(reason) }
+        case .geoPoint(let point):
+            if let reason = ValueRanges.problem(with: point) { throw error(reason) }
+        case .null, .boolean, .integer, .double, .serverTimestamp, .string, .bytes, .reference:
+            break
+        }
+    }
+
+    /// The depth of a map or array inside `enclosingDepth` others, if it is allowed.
+    private func enter(_ enclosingDepth: Int) throws(ModelError) -> Int {
+        let depth = enclosingDepth + 1
+        if depth > DocumentValidation.maxDepth {
+            throw error(
+                "The value exceeds the maximum depth of \(DocumentValidation.maxDepth) nested maps and arrays "
+                    + "(it is at depth \(depth)). Flatten the data or move the inner part to a subcollection.")
+        }
+        return depth
+    }
+
+    private func error(_ reason: String) -> ModelError {
+        var found: [String] = []
+        if !location.isEmpty { found.append("in field \(renderedLocation)") }
+        if let document { found.append("in document \(document)") }
+        let suffix = found.isEmpty ? "" : " (found \(found.joined(separator: " ")))"
+        return ModelError.invalidArgument("Invalid data. \(reason)\(suffix)")
+    }
+
+    /// The location as a field path with array indexes: ``address.`zip code`.lines[2]``.
+    private var renderedLocation: String {
+        var text = ""
+        for step in location {
+            switch step {
+            case .field(let name):
+                if !text.isEmpty { text += "." }
+                text += FieldPath.escapedSegment(name)
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text.count <= 300 ? text : "…\(text.suffix(300))"
+    }
+}

@@ -1,0 +1,23 @@
+import SegmentLog
+
+/// The kinds of events the cache appends to its log, one SegmentLog record each (see Docs/LocalStore.md).
+/// Raw values are the record kinds on disk and never change meaning.
+enum EventKind: UInt8, CaseIterable {
+    /// A document's server state: found with contents, known missing (tombstone), or unknown.
+    case remoteDocumentChanged = 1
+    /// A document leaves the cache (garbage collection or a target's removal).
+    case documentEvicted = 2
+}
+
+/// An event ready to append: kind, key and value bytes.
+struct EncodedEvent {
+    var kind: EventKind
+    var key: [UInt8]
+    var value: [UInt8]
+}
+
+/// A reference to where an event's bytes live: in the log, or (memory mode) in memory.
+enum EventReference: Hashable {
+    case log(RecordLocation)
+    case memory(Int)
+}

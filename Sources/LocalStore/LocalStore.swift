@@ -1,0 +1,88 @@
+import CairnModel
+import SegmentLog
+
+/// The offline cache: every change is an event appended to a log, every structure a view rebuilt from the
+/// events on open (Docs/LocalStore.md). This first part holds the remote documents view: the server state of
+/// cached documents, with eviction and collection scans.
+///
+/// A `LocalStore` has one owner: call it from one thread or serial queue at a time.
+///
+/// ```swift
+/// let store = try LocalStore.open(at: "/var/lib/app/cache")
+/// try store.applyRemoteDocuments([document])
+/// let rooms = try store.executeQuery(Query(path: try ResourcePath(parsing: "rooms")))
+/// try store.close()
+/// ```
+public final class LocalStore {
+    let events: any EventStore
+    var remoteDocuments = RemoteDocumentView()
+    private var isClosed = false
+
+    init(events: any EventStore) {
+        self.events = events
+    }
+
+    /// Opens (or creates) the persistent cache in `directory` and rebuilds the views by replaying its log.
+    public static func open(at directory: String, configuration: SegmentLog.Configuration = .init()) throws -> LocalStore {
+        let log: SegmentLog
+        do {
+            log = try SegmentLog.open(at: directory, configuration: configuration)
+        } catch {
+            throw LocalStoreError.wrap(error)
+        }
+        let store = LocalStore(events: LogEventStore(log: log))
+        do {
+            try store.replay(log)
+        } catch {
+            try? log.close()
+            throw LocalStoreError.wrap(error)
+        }
+        return store
+    }
+
+    /// A cache that lives in memory only (Firebase's memory cache).
+    public static func inMemory() -> LocalStore {
+        LocalStore(events: MemoryEventStore())
+    }
+
+    /// Closes the cache and its log.
+    public func close() throws {
+        guard !isClosed else { return }
+        isClosed = true
+        try events.close()
+    }
+
+    func checkOpen() throws {
+        if isClosed { throw LocalStoreError(.closed, "the cache is closed") }
+    }
+
+    /// Rebuilds every view from the log. Only event headers are read; document bodies stay in the log.
+    private func replay(_ log: SegmentLog) throws {
+        try log.scan { record in
+            guard let kind = EventKind(rawValue: record.kind) else {
+                throw LocalStoreError.dataLoss("the log holds an event of unknown kind \(record.kind) (a newer version wrote it?)")
+            }
+            let reference = EventReference.log(record.location)
+            switch kind {
+            case .remoteDocumentChanged:
+                let key = try RemoteDocumentEvent.documentKey(from: record.key)
+                let header = try RemoteDocumentHeader.decode(record.value)
+                // Compaction may deliver an older event after a newer one: the higher sequence number wins.
+                if let current = remoteDocuments.entry(for: key), current.sequence > record.lsn {
+                    events.retire(reference)
+                    return
+                }
+                let entry = RemoteDocumentEntry(
+                    reference: reference, state: header.state, version: header.version, readTime: header.readTime,
+                    hasCommittedMutations: header.hasCommittedMutations, sequence: record.lsn)
+                if let previous = remoteDocuments.set(entry, for: key) { events.retire(previous.reference) }
+            case .documentEvicted:
+                let key = try RemoteDocumentEvent.documentKey(from: record.key)
+                if let current = remoteDocuments.entry(for: key), current.sequence < record.lsn {
+                    remoteDocuments.remove(key)
+                    events.retire(current.reference)
+                }
+            }
+        }
+    }
+}

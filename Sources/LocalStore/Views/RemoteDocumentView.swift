@@ -1,0 +1,70 @@
+import CairnModel
+
+/// What the view keeps per cached document: where its latest event is and what replay learned from the
+/// event's header. About 60 bytes; bodies stay in the log.
+struct RemoteDocumentEntry {
+    var reference: EventReference
+    var state: Document.State
+    var version: Timestamp
+    var readTime: Timestamp
+    var hasCommittedMutations: Bool
+    /// The sequence number of the event (an LSN in persistent mode): LRU recency.
+    var sequence: UInt64
+}
+
+/// The remote documents view: the last known server state of every cached document, grouped by collection so
+/// that a collection query reads one bucket and a collection-group query the buckets of its group. Documents
+/// that do not exist (tombstones) or whose contents are unknown live apart, so scans never visit them.
+struct RemoteDocumentView {
+    /// Existing documents: collection path → document id → entry.
+    private(set) var collections: [ResourcePath: [String: RemoteDocumentEntry]] = [:]
+    /// Documents known not to exist, or with unknown contents.
+    private(set) var absent: [DocumentKey: RemoteDocumentEntry] = [:]
+    /// Collection group (last collection id) → the collection paths that hold documents.
+    private(set) var groups: [String: Set<ResourcePath>] = [:]
+    private(set) var foundCount = 0
+
+    func entry(for key: DocumentKey) -> RemoteDocumentEntry? {
+        collections[key.collectionPath]?[key.documentID] ?? absent[key]
+    }
+
+    /// Records the latest event for `key`; returns the entry it replaces, if any.
+    @discardableResult
+    mutating func set(_ entry: RemoteDocumentEntry, for key: DocumentKey) -> RemoteDocumentEntry? {
+        let previous = remove(key)
+        if entry.state == .found {
+            let collection = key.collectionPath
+            if collections[collection] == nil { groups[key.collectionGroup, default: []].insert(collection) }
+            collections[collection, default: [:]][key.documentID] = entry
+            foundCount += 1
+        } else {
+            absent[key] = entry
+        }
+        return previous
+    }
+
+    /// Forgets `key`; returns the entry it had.
+    @discardableResult
+    mutating func remove(_ key: DocumentKey) -> RemoteDocumentEntry? {
+        if let previous = absent.removeValue(forKey: key) { return previous }
+        let collection = key.collectionPath
+        guard let previous = collections[collection]?.removeValue(forKey: key.documentID) else { return nil }
+        foundCount -= 1
+        if collections[collection]!.isEmpty {
+            collections[collection] = nil
+            groups[key.collectionGroup]?.remove(collection)
+            if groups[key.collectionGroup]?.isEmpty == true { groups[key.collectionGroup] = nil }
+        }
+        return previous
+    }
+
+    /// The existing documents a query over `path` (a collection) or collection group may match.
+    func candidates(collection path: ResourcePath) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
+        guard let bucket = collections[path] else { return [] }
+        return bucket.map { (DocumentKey(path: path.appending($0.key)), $0.value) }
+    }
+
+    func candidates(group: String) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
+        (groups[group] ?? []).flatMap { candidates(collection: $0) }
+    }
+}

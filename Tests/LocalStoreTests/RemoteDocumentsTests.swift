@@ -1,0 +1,126 @@
+import CairnModel
+import Foundation
+import SegmentLog
+import Testing
+@testable import LocalStore
+
+func key(_ path: String) -> DocumentKey { try! DocumentKey(parsing: path) }
+func time(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }
+
+func found(_ path: String, version: Int64, _ fields: [String: Value]) -> Document {
+    Document(key: key(path), state: .found, version: time(version), readTime: time(version), data: ObjectValue(fields))
+}
+
+func smallLog(_ fs: SimulatedFileSystem) -> SegmentLog.Configuration {
+    var configuration = SegmentLog.Configuration()
+    configuration.fileSystem = fs
+    configuration.frameTargetSize = 1024
+    configuration.segmentTargetSize = 8192
+    configuration.preallocationSize = 0
+    return configuration
+}
+
+@Suite("Remote documents")
+struct RemoteDocumentsTests {
+    @Test("documents survive a restart with their versions and contents, in persistent mode")
+    func restart() throws {
+        let fs = SimulatedFileSystem()
+        do {
+            let store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+            try store.applyRemoteDocuments([
+                found("rooms/a", version: 1, ["name": .string("A"), "size": .integer(3)]),
+                found("rooms/b", version: 2, ["name": .string("B"), "size": .integer(5)]),
+                Document(key: key("rooms/gone"), state: .noDocument, version: time(4)),
+            ])
+            try store.applyRemoteDocuments([found("rooms/a", version: 3, ["name": .string("A2"), "size": .integer(4)])])
+            try store.close()
+        }
+        let store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+        #expect(store.documentCount == 2)
+        let a = try #require(try store.remoteDocument(key("rooms/a")))
+        #expect(a.data.fields["name"] == .string("A2") && a.version == time(3))
+        let gone = try #require(try store.remoteDocument(key("rooms/gone")))
+        #expect(gone.state == .noDocument && !gone.exists)
+        #expect(try store.remoteDocument(key("rooms/never")) == nil)
+        try store.close()
+    }
+
+    @Test("an older version never replaces a newer one; an acknowledged write's version yields to the server's")
+    func versionRules() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments([found("rooms/a", version: 5, ["v": .integer(5)])])
+        #expect(try store.applyRemoteDocuments([found("rooms/a", version: 4, ["v": .integer(4)])]).isEmpty)
+        #expect(try store.remoteDocument(key("rooms/a"))?.data.fields["v"] == .integer(5))
+        var committed = found("rooms/b", version: 7, ["v": .string("local")])
+        committed.hasCommittedMutations = true
+        try store.applyRemoteDocuments([committed])
+        try store.applyRemoteDocuments([found("rooms/b", version: 7, ["v": .string("server")])])
+        #expect(try store.remoteDocument(key("rooms/b"))?.data.fields["v"] == .string("server"))
+    }
+
+    @Test("a collection query scans only its collection; a collection-group query every collection of the group")
+    func queries() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments([
+            found("rooms/a", version: 1, ["size": .integer(3)]),
+            found("rooms/b", version: 1, ["size": .integer(9)]),
+            found("rooms/a/messages/m1", version: 1, ["size": .integer(1)]),
+            found("rooms/b/messages/m2", version: 1, ["size": .integer(7)]),
+            found("halls/h/messages/m3", version: 1, ["size": .integer(5)]),
+        ])
+        let big = try Query(path: ResourcePath(parsing: "rooms"))
+            .filtered(by: .field(FieldFilter(FieldPath(["size"]), .greaterThan, .integer(2))))
+        #expect(try store.executeQuery(big).map(\.key) == [key("rooms/a"), key("rooms/b")])
+        let messages = try Query(path: .root, collectionGroup: "messages")
+            .ordered(by: OrderBy(FieldPath(["size"]), descending: true))
+            .limited(to: 2)
+        #expect(try store.executeQuery(messages).map(\.key) == [key("rooms/b/messages/m2"), key("halls/h/messages/m3")])
+    }
+
+    @Test("evicted documents are gone, and stay gone after a restart and after compaction")
+    func eviction() throws {
+        let fs = SimulatedFileSystem()
+        var expected: Set<DocumentKey> = []
+        do {
+            let store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+            for i in 0..<200 {
+                let document = found("items/i\(i)", version: Int64(i + 1), ["payload": .string(String(repeating: "x", count: 200))])
+                try store.applyRemoteDocuments([document])
+                expected.insert(document.key)
+            }
+            let evicted = (0..<200).filter { $0 % 3 == 0 }.map { key("items/i\($0)") }
+            try store.evictDocuments(evicted)
+            expected.subtract(evicted)
+            try store.close()
+        }
+        let reopened = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+        let all = try reopened.executeQuery(Query(path: ResourcePath(parsing: "items")))
+        #expect(Set(all.map(\.key)) == expected)
+        try reopened.close()
+        // Compact every sealed segment with the log's own retirements: the evictions keep working.
+        let log = try SegmentLog.open(at: "/cache", configuration: smallLog(fs))
+        var latest: [String: RecordLocation] = [:]
+        try log.scan { record in
+            let name = String(decoding: record.key, as: UTF8.self)
+            if let old = latest[name] { log.retire(old) }
+            latest[name] = record.location
+        }
+        let victims = log.compactionCandidates(minimumDeadRatio: 0.01)
+        #expect(!victims.isEmpty, "superseded documents make sealed segments dirty")
+        let compaction = try log.makeCompaction(of: victims) { latest[String(decoding: $0.key, as: UTF8.self)] == $0.location }
+        while try compaction.step() == nil {}
+        try log.close()
+        let again = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+        #expect(Set(try again.executeQuery(Query(path: ResourcePath(parsing: "items"))).map(\.key)) == expected)
+        try again.close()
+    }
+
+    @Test("a log event of an unknown kind is refused with dataLoss, not skipped")
+    func unknownEvent() throws {
+        let fs = SimulatedFileSystem()
+        let log = try SegmentLog.open(at: "/cache", configuration: smallLog(fs))
+        try log.append(kind: 200, key: [1], value: [])
+        try log.close()
+        #expect(throws: LocalStoreError.self) { try LocalStore.open(at: "/cache", configuration: smallLog(fs)) }
+    }
+}
