@@ -16,6 +16,10 @@ import SegmentLog
 public final class LocalStore {
     let events: any EventStore
     var remoteDocuments = RemoteDocumentView()
+    /// The outbox and overlays (LocalStore+MutationQueue.swift).
+    var mutationQueue = MutationQueueView()
+    /// Targets, their membership, and the globals (LocalStore+Targets.swift).
+    var targets = TargetView()
     private var isClosed = false
 
     init(events: any EventStore) {
@@ -64,6 +68,12 @@ public final class LocalStore {
             }
             let reference = EventReference.log(record.location)
             switch kind {
+            case .mutationBatchAdded, .mutationBatchRemoved:
+                try replayMutationQueueEvent(kind, record)
+            case .targetSaved, .targetRemoved, .targetMembershipChanged, .globalsChanged:
+                try replayTargetEvent(kind, record)
+            case .indexConfigurationChanged:
+                throw LocalStoreError.dataLoss("field-index configuration events are not supported by this version yet")
             case .remoteDocumentChanged:
                 let key = try RemoteDocumentEvent.documentKey(from: record.key)
                 let header = try RemoteDocumentHeader.decode(record.value)

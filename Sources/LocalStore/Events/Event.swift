@@ -7,6 +7,20 @@ enum EventKind: UInt8, CaseIterable {
     case remoteDocumentChanged = 1
     /// A document leaves the cache (garbage collection or a target's removal).
     case documentEvicted = 2
+    /// A batch of local writes joins the outbox.
+    case mutationBatchAdded = 3
+    /// A batch leaves the outbox: acknowledged by the server or rejected.
+    case mutationBatchRemoved = 4
+    /// A target (a listened query) is saved or updated: resume token, snapshot version, sequence number.
+    case targetSaved = 5
+    /// A target is removed.
+    case targetRemoved = 6
+    /// Documents join or leave a target's result set.
+    case targetMembershipChanged = 7
+    /// The cache-wide globals change (last remote snapshot version, highest target id, stream tokens).
+    case globalsChanged = 8
+    /// The field-index configuration changes.
+    case indexConfigurationChanged = 9
 }
 
 /// An event ready to append: kind, key and value bytes.
