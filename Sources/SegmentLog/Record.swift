@@ -91,16 +91,6 @@ enum RecordCoding {
     }
 
     @inline(__always)
-    static func append(kind: UInt8, lsnDelta: UInt64, key: [UInt8], value: [UInt8], to bytes: inout [UInt8]) {
-        bytes.append(kind)
-        bytes.appendVarint(lsnDelta)
-        bytes.appendVarint(UInt64(key.count))
-        bytes.appendVarint(UInt64(value.count))
-        bytes.append(contentsOf: key)
-        bytes.append(contentsOf: value)
-    }
-
-    @inline(__always)
     static func append(kind: UInt8, lsnDelta: UInt64, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         bytes.append(kind)
         bytes.appendVarint(lsnDelta)

@@ -43,8 +43,12 @@ struct FramePacker {
                 lsnDelta: frameRecords == 0 ? 0 : zigzag(lsn, from: frameBase), keyCount: batch.keys[i].count,
                 valueCount: batch.values[i].count)
             if startedFrame && frameRecords > 0 && raw.count + size > targetSize { finishFrame(commit: false) }
-            addRecord(kind: batch.kinds[i], lsn: lsn) { delta, bytes in
-                RecordCoding.append(kind: batch.kinds[i], lsnDelta: delta, key: batch.keys[i], value: batch.values[i], to: &bytes)
+            batch.keys[i].withUnsafeBytes { key in
+                batch.values[i].withUnsafeBytes { value in
+                    addRecord(kind: batch.kinds[i], lsn: lsn) { delta, bytes in
+                        RecordCoding.append(kind: batch.kinds[i], lsnDelta: delta, key: key, value: value, to: &bytes)
+                    }
+                }
             }
         }
     }
