@@ -1,9 +1,203 @@
 import CairnModel
 import SegmentLog
 
+/// The outbox (Firebase's `MutationQueue` with `LocalStore::WriteLocally`, `AcknowledgeBatch`, `RejectBatch`):
+/// local writes join it as one batch each, stay until the server acknowledges or rejects them, and survive
+/// restarts. Each user has a queue; the current user's pending batches give the local view (see
+/// `LocalStore+LocalDocuments.swift`). Every operation appends its events in one atomic batch.
+///
+/// ```swift
+/// let store = try LocalStore.open(at: path)
+/// try store.switchUser(to: "ada")
+/// let (batchID, changed) = try store.writeLocally([.set(key, value: fields)], localWriteTime: now)
+/// // changed[key] is the new local view: hasLocalMutations, version 0 if only local
+/// let batch = try store.nextMutationBatch(after: nil)!            // the write pipeline sends it
+/// let ack = try MutationBatchResult(batch: batch, commitVersion: commitTime, mutationResults: results)
+/// try store.acknowledgeBatch(ack)                                 // the remote copy now has the write
+/// ```
 extension LocalStore {
-    /// Applies a `mutationBatchAdded` / `mutationBatchRemoved` event during replay.
+    /// The user whose writes go to the outbox and whose pending writes the local view shows; the empty string
+    /// is the unauthenticated user (the default after open).
+    public var currentUser: String { mutationQueue.currentUser }
+
+    /// Switches the current user. Each user's outbox survives; the local view now shows `user`'s pending writes.
+    ///
+    /// ```swift
+    /// try store.switchUser(to: "ada")
+    /// store.pendingBatchIDs   // ada's batches only
+    /// ```
+    public func switchUser(to user: String) throws {
+        try checkOpen()
+        mutationQueue.switchUser(to: user)
+        try prepareOverlays()
+    }
+
+    /// Adds a batch of the current user's writes to the outbox, in one atomic append, and returns its id and
+    /// the new local views of the documents it writes (`nil` where the cache knows nothing even now, such as
+    /// an update of an unknown document).
+    ///
+    /// Increments are pinned first: each gets a base mutation holding the field's current local value
+    /// (``Mutation/baseMutation(for:)``), so the view does not count the increment twice when the server's echo
+    /// arrives before the acknowledgement.
+    ///
+    /// ```swift
+    /// let (batchID, changed) = try store.writeLocally(
+    ///     [.patch(key, value: ObjectValue(["n": .integer(2)]), mask: FieldMask([FieldPath(segments: ["n"])]))],
+    ///     localWriteTime: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
+    /// ```
+    ///
+    /// - Throws: `invalidArgument` for an empty batch; `storage` when the append fails (then nothing changed).
+    public func writeLocally(
+        _ mutations: [Mutation], localWriteTime: Timestamp
+    ) throws -> (batchID: Int, changed: [DocumentKey: Document?]) {
+        try checkOpen()
+        guard !mutations.isEmpty else {
+            throw LocalStoreError(.invalidArgument, "a write batch needs at least one write; do not commit an empty batch")
+        }
+        try prepareOverlays()
+        var keys: [DocumentKey] = []
+        var before: [DocumentKey: Document] = [:]
+        for key in mutations.map(\.key) where !keys.contains(key) {
+            keys.append(key)
+            before[key] = try localView(key)
+        }
+        let batch = MutationBatch(
+            batchID: mutationQueue.nextBatchID, localWriteTime: localWriteTime,
+            baseMutations: mutations.compactMap { $0.baseMutation(for: before[$0.key]) }, mutations: mutations)
+        let written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
+        mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
+        try recalculateOverlays(for: keys)
+        return (batch.batchID, try localViews(keys))
+    }
+
+    /// Records the server's acknowledgement of a batch of the current user, in one atomic append: the documents
+    /// the write produced (applied to the cached server copies that are older than the write, at the commit
+    /// version, with `hasCommittedMutations`) and the batch's removal. Returns the new local views of the
+    /// batch's documents. The write pipeline acknowledges batches in order; any pending batch is accepted.
+    ///
+    /// ```swift
+    /// let ack = try MutationBatchResult(batch: batch, commitVersion: t, mutationResults: [MutationResult(version: t)])
+    /// let changed = try store.acknowledgeBatch(ack)
+    /// ```
+    ///
+    /// - Throws: `invalidArgument` when the batch is not pending for the current user, or differs from the
+    ///   stored batch with that id.
+    @discardableResult
+    public func acknowledgeBatch(_ result: MutationBatchResult) throws -> [DocumentKey: Document?] {
+        try checkOpen()
+        try prepareOverlays()
+        let batch = result.batch
+        guard try pendingBatches(of: currentUser).contains(batch) else {
+            throw LocalStoreError(
+                .invalidArgument,
+                "batch \(batch.batchID) is not pending for user \"\(currentUser)\" (already removed, another user's, or "
+                    + "different from the stored batch); acknowledge the batch that nextMutationBatch returned")
+        }
+        var documents: [Document] = []
+        for key in batch.keys {
+            var document = try remoteDocument(key)
+            // Firebase's ApplyWriteToRemoteDocuments: a copy at the write's version or newer already has it.
+            guard let ackVersion = result.documentVersions[key], (document?.version ?? Self.noVersion) < ackVersion else { continue }
+            batch.applyToRemoteDocument(&document, for: key, batchResult: result)
+            guard var document else { continue }
+            document.readTime = result.commitVersion
+            documents.append(document)
+        }
+        let removal = MutationBatchEvent.removed(batch.batchID, .acknowledged(commitVersion: result.commitVersion))
+        let written = try events.append(documents.map(RemoteDocumentEvent.encode) + [removal])
+        noteRemoteDocuments(documents, written: Array(written.dropLast()))
+        return try finishRemoval(of: batch, removal: written.last!.reference)
+    }
+
+    /// Records the server's rejection of a batch of the current user in one append: its writes are rolled back.
+    /// Returns the new local views of the batch's documents.
+    ///
+    /// ```swift
+    /// let changed = try store.rejectBatch(batchID)   // the documents as if the batch had never been written
+    /// ```
+    ///
+    /// - Throws: `invalidArgument` when the batch is not pending for the current user.
+    @discardableResult
+    public func rejectBatch(_ batchID: Int) throws -> [DocumentKey: Document?] {
+        try checkOpen()
+        try prepareOverlays()
+        guard let batch = try pendingBatches(of: currentUser).first(where: { $0.batchID == batchID }) else {
+            throw LocalStoreError(
+                .invalidArgument, "batch \(batchID) is not pending for user \"\(currentUser)\"; reject a batch of pendingBatchIDs")
+        }
+        let written = try events.append([MutationBatchEvent.removed(batchID, .rejected)])
+        return try finishRemoval(of: batch, removal: written[0].reference)
+    }
+
+    /// The current user's first pending batch with an id above `batchID` (the first of all when `nil`): what
+    /// the write pipeline sends next (`GetNextMutationBatchAfterBatchId`).
+    ///
+    /// ```swift
+    /// var last: Int? = nil
+    /// while let batch = try store.nextMutationBatch(after: last) { send(batch); last = batch.batchID }
+    /// ```
+    public func nextMutationBatch(after batchID: Int?) throws -> MutationBatch? {
+        try checkOpen()
+        return try pendingBatches(of: currentUser).first { $0.batchID > (batchID ?? Int.min) }
+    }
+
+    /// The ids of the current user's pending batches, ascending.
+    public var pendingBatchIDs: [Int] { mutationQueue.queue(of: currentUser).map(\.batchID) }
+
+    /// The id of the current user's last pending batch, or nil when the outbox is empty
+    /// (`GetHighestUnacknowledgedBatchId`).
+    public var highestUnacknowledgedBatchID: Int? { mutationQueue.queue(of: currentUser).last?.batchID }
+
+    /// The version of a document the cache knows nothing about: older than every write.
+    static let noVersion = Timestamp(seconds: 0, nanoseconds: 0)
+
+    /// Drops an acknowledged or rejected batch from the view and recomputes the overlays it touched.
+    ///
+    /// Retirement, the simple rule for now: the batch's `added` event is retired, and its `removed` event is
+    /// never retired in persistent mode, because a removal must outlive what it removed (Docs/LocalStore.md §4),
+    /// or replay would bring the batch back. Refined with the compaction work: retire a removal once the segment
+    /// holding its `added` event is compacted away. In memory mode nothing is replayed, so the removal is dead at
+    /// once.
+    private func finishRemoval(of batch: MutationBatch, removal: EventReference) throws -> [DocumentKey: Document?] {
+        if let removed = mutationQueue.remove(batch.batchID, of: currentUser) { events.retire(removed.reference) }
+        if events is MemoryEventStore { events.retire(removal) }
+        try recalculateOverlays(for: batch.keys)
+        return try localViews(batch.keys)
+    }
+
+    /// The pending batches of `user`, in order, decoding (and keeping) those not decoded yet.
+    func pendingBatches(of user: String) throws -> [MutationBatch] {
+        var batches: [MutationBatch] = []
+        for (index, entry) in mutationQueue.queue(of: user).enumerated() {
+            if let batch = entry.batch {
+                batches.append(batch)
+                continue
+            }
+            let (stored, batch) = try events.withValue(of: entry.reference) {
+                try MutationBatchEvent.decodeAdded($0, batchID: entry.batchID)
+            }
+            guard stored == user else {
+                throw LocalStoreError.dataLoss("batch \(entry.batchID) belongs to user \"\(stored)\" in the log but was replayed for \"\(user)\"")
+            }
+            mutationQueue.cache(batch, at: index, of: user)
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    /// Applies a `mutationBatchAdded` / `mutationBatchRemoved` event during replay. Only headers are read: the
+    /// batches are decoded when the outbox is first used.
     func replayMutationQueueEvent(_ kind: EventKind, _ record: RecordView) throws {
-        throw LocalStoreError.dataLoss("mutation events are not supported by this version yet")
+        let batchID = try MutationBatchEvent.batchID(from: record.key)
+        let reference = EventReference.log(record.location)
+        if kind == .mutationBatchAdded {
+            let user = try MutationBatchEvent.addedUser(record.value, batchID: batchID).user
+            let entry = QueuedBatch(batchID: batchID, user: user, reference: reference, batch: nil)
+            if let dead = try mutationQueue.replayAdded(entry) { events.retire(dead) }
+        } else {
+            // Checked, so damage shows at open; the views need only the fact of the removal.
+            _ = try MutationBatchEvent.decodeRemoved(record.value, batchID: batchID)
+            if let removed = mutationQueue.replayRemoved(batchID) { events.retire(removed.reference) }
+        }
     }
 }

@@ -17,13 +17,32 @@ extension LocalStore {
         }
         guard !accepted.isEmpty else { return [] }
         let written = try events.append(accepted.map(RemoteDocumentEvent.encode))
-        for (document, (reference, sequence)) in zip(accepted, written) {
+        noteRemoteDocuments(accepted, written: written)
+        let keys = accepted.map(\.key)
+        // An overlay depends on the server copy under it (a patch of a missing document does nothing).
+        try recalculateOverlays(for: keys)
+        return keys
+    }
+
+    /// Puts written remote-document events into the view, retiring the events they replace.
+    func noteRemoteDocuments(_ documents: [Document], written: [(reference: EventReference, sequence: UInt64)]) {
+        for (document, (reference, sequence)) in zip(documents, written) {
             let entry = RemoteDocumentEntry(
                 reference: reference, state: document.state, version: document.version, readTime: document.readTime,
                 hasCommittedMutations: document.hasCommittedMutations, sequence: sequence)
             if let previous = remoteDocuments.set(entry, for: document.key) { events.retire(previous.reference) }
         }
-        return accepted.map(\.key)
+    }
+
+    /// The cached documents (found or not) that may be in `query`'s scope: one collection's bucket, the
+    /// buckets of a collection group, or the one document of a document query.
+    func remoteCandidates(for query: Query) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
+        if let group = query.collectionGroup { return remoteDocuments.candidates(group: group) }
+        if query.path.isDocumentPath {
+            let key = DocumentKey(path: query.path)
+            return remoteDocuments.entry(for: key).map { [(key, $0)] } ?? []
+        }
+        return remoteDocuments.candidates(collection: query.path)
     }
 
     /// Drops documents from the cache (garbage collection, or a removed target's orphans).
@@ -54,15 +73,7 @@ extension LocalStore {
     /// collections): matching, ordering and limit as the query says.
     public func executeQuery(_ query: Query) throws -> [Document] {
         try checkOpen()
-        let candidates: [(key: DocumentKey, entry: RemoteDocumentEntry)]
-        if let group = query.collectionGroup {
-            candidates = remoteDocuments.candidates(group: group)
-        } else if query.path.isDocumentPath {
-            let key = DocumentKey(path: query.path)
-            candidates = remoteDocuments.entry(for: key).map { [(key, $0)] } ?? []
-        } else {
-            candidates = remoteDocuments.candidates(collection: query.path)
-        }
+        let candidates = remoteCandidates(for: query)
         var documents: [Document] = []
         documents.reserveCapacity(candidates.count)
         for (key, entry) in candidates where entry.state == .found {

@@ -1,9 +1,165 @@
 import CairnModel
 import SegmentLog
 
+/// Targets: the queries the client listens to, kept across restarts with their resume tokens and the documents
+/// that matched them (Firebase's `LocalStore::AllocateTarget` / `ReleaseTarget` / `ApplyRemoteEvent` over its
+/// `TargetCache`). Each mutating call is one atomic append.
+///
+/// ```swift
+/// var room = try store.allocateTarget(query)             // reuses the saved target of an equal query
+/// room.resumeToken = token
+/// room.snapshotVersion = version
+/// try store.updateTarget(room, added: [key], removed: [])
+/// store.remoteKeys(forTarget: room.targetID)             // [key]
+/// try store.releaseTarget(room.targetID, keepPersisted: false)
+/// ```
 extension LocalStore {
+    /// A resume token that is this much older than the new one is saved even without other changes (Firebase's
+    /// `kResumeTokenMaxAgeSeconds`).
+    static let resumeTokenMaxAgeSeconds: Int64 = 5 * 60
+
+    /// Starts listening to `query`'s target: the saved target with the same ``QueryTarget`` (its id, resume
+    /// token and snapshot versions) when there is one, else a new target with the next even id — the cache's
+    /// ids step by 2, as Firebase's `TargetIdGenerator` for the target cache, leaving odd ids to limbo
+    /// resolution — saved together with the new highest id. The target becomes active until released.
+    public func allocateTarget(_ query: Query) throws -> TargetData {
+        try checkOpen()
+        if let existing = targetData(for: query) {
+            if targets.active[existing.targetID] == nil { targets.active[existing.targetID] = existing }
+            return existing
+        }
+        let (targetID, overflow) = targets.globals.highestTargetID.addingReportingOverflow(2)
+        guard !overflow else {
+            throw LocalStoreError(.invalidArgument, "every target id up to \(Int32.max) is used; clear the cache to start again")
+        }
+        var globals = targets.globals
+        globals.highestTargetID = targetID
+        let sequences = try commitTargetEvents([.saved(TargetData(targetID: targetID, query: query)), .globalsChanged(globals)])
+        let data = TargetData(targetID: targetID, query: query, sequenceNumber: sequences[0])
+        targets.active[targetID] = data
+        return data
+    }
+
+    /// The data of the target that runs `query`'s target: the active data when the target is active (it may be
+    /// newer than what is saved), else the saved data; `nil` when the cache has no such target.
+    public func targetData(for query: Query) -> TargetData? {
+        guard let entry = targets.target(matching: query.target) else { return nil }
+        return targets.active[entry.data.targetID] ?? entry.data
+    }
+
+    /// The ids of the targets allocated and not released in this session; garbage collection leaves them alone.
+    public var activeTargetIDs: Set<Int32> { Set(targets.active.keys) }
+
+    /// Applies a remote event's change to an active target: its new data (resume token, snapshot versions) and
+    /// the documents that joined (`added`), left (`removed`) or changed (`modified`) its result. In one
+    /// append: the membership change, and the data when Firebase's `ShouldPersistTargetData` says it is worth
+    /// saving — the previous data has no resume token, the new snapshot version is 5 minutes or more past the
+    /// previous one, or documents were added, modified or removed. Otherwise only the active data changes, as a
+    /// resume token alone is not worth a write; the watch stream resumes from the active data anyway.
+    ///
+    /// Returns the active data; its sequence number is the LSN of its latest save. After a long run of changes
+    /// the membership change is written as a snapshot of the whole membership, which retires the older ones.
+    ///
+    /// - Throws: `invalidArgument` when the target is not active or `data` runs another query.
+    @discardableResult
+    public func updateTarget(
+        _ data: TargetData, added: Set<DocumentKey>, removed: Set<DocumentKey>, modified: Set<DocumentKey> = []
+    ) throws -> TargetData {
+        try checkOpen()
+        let targetID = data.targetID
+        guard let old = targets.active[targetID] else {
+            throw LocalStoreError(.invalidArgument, "target \(targetID) is not active: allocate its query before updating it")
+        }
+        guard data.target == old.target else {
+            throw LocalStoreError(
+                .invalidArgument, "target \(targetID) runs \(old.target), not \(data.target): a target's query never changes")
+        }
+        var new = data
+        new.sequenceNumber = old.sequenceNumber
+        var changes: [TargetCacheEvent] = []
+        if Self.shouldPersistTargetData(new, over: old, changeCount: added.count + removed.count + modified.count) {
+            changes.append(.saved(new))
+        }
+        // Only what changes is written; a key both added and removed ends up added, as in Firebase.
+        let joining = added.filter { !targets.membership.contains($0, in: targetID) }
+        let leaving = removed.subtracting(added).filter { targets.membership.contains($0, in: targetID) }
+        if !joining.isEmpty || !leaving.isEmpty {
+            if targets.membership.deltaCount(of: targetID) >= TargetMembershipView.deltasPerSnapshot {
+                let members = targets.membership.keys(of: targetID).union(joining).subtracting(leaving)
+                changes.append(.membershipChanged(targetID, .snapshot(members)))
+            } else {
+                changes.append(.membershipChanged(targetID, .delta(added: joining, removed: leaving)))
+            }
+        }
+        if !changes.isEmpty {
+            let sequences = try commitTargetEvents(changes)
+            if case .saved = changes[0] { new.sequenceNumber = sequences[0] }
+        }
+        targets.active[targetID] = new
+        return new
+    }
+
+    /// Firebase's `ShouldPersistTargetData`: save when the old data has no resume token, when the new snapshot
+    /// version is at least ``resumeTokenMaxAgeSeconds`` past the old one, or when documents changed.
+    static func shouldPersistTargetData(_ new: TargetData, over old: TargetData, changeCount: Int) -> Bool {
+        if old.resumeToken.isEmpty { return true }
+        if new.snapshotVersion.seconds &- old.snapshotVersion.seconds >= resumeTokenMaxAgeSeconds { return true }
+        return changeCount > 0
+    }
+
+    /// Stops listening to a target. With `keepPersisted` false (what a single client does), the target's active
+    /// data is saved once more, so its sequence number — its recency for garbage collection — is the release
+    /// time and its latest resume token survives a restart (Firebase's LRU `RemoveTarget` delegate). With
+    /// `keepPersisted` true nothing is written (Firebase's `keepPersistedTargetData`, for a client that does
+    /// not own the cache's writes). Either way the target stays cached until garbage collection removes it.
+    ///
+    /// - Throws: `invalidArgument` when the target is not active.
+    public func releaseTarget(_ targetID: Int32, keepPersisted: Bool) throws {
+        try checkOpen()
+        guard let data = targets.active[targetID] else {
+            throw LocalStoreError(.invalidArgument, "target \(targetID) is not active, so it cannot be released")
+        }
+        if !keepPersisted { try commitTargetEvents([.saved(data)]) }
+        targets.active[targetID] = nil
+    }
+
+    /// Removes a released target and its membership from the cache (garbage collection). Its id is never
+    /// allocated again. The documents it held stay cached; those in no other target become orphans.
+    ///
+    /// - Throws: `invalidArgument` when the target is active or not cached.
+    public func removeTarget(_ targetID: Int32) throws {
+        try checkOpen()
+        guard targets.active[targetID] == nil else {
+            throw LocalStoreError(.invalidArgument, "target \(targetID) is active: release it before removing it")
+        }
+        guard targets.saved[targetID] != nil else {
+            throw LocalStoreError(.invalidArgument, "target \(targetID) is not in the cache")
+        }
+        try commitTargetEvents([.removed(targetID)])
+    }
+
+    /// The documents the server says match the target (Firebase's `GetRemoteDocumentKeys`).
+    public func remoteKeys(forTarget targetID: Int32) -> Set<DocumentKey> { targets.membership.keys(of: targetID) }
+
+    /// The cached targets whose membership holds the document; empty for an orphan.
+    public func targetIDs(containing key: DocumentKey) -> Set<Int32> { targets.membership.targets(containing: key) }
+
+    /// Appends target-cache events in one batch and applies them to the view, retiring what they supersede.
+    /// Returns each event's sequence number.
+    @discardableResult
+    func commitTargetEvents(_ changes: [TargetCacheEvent]) throws -> [UInt64] {
+        let written = try events.append(changes.map(\.encoded))
+        for (change, (reference, sequence)) in zip(changes, written) {
+            for superseded in targets.apply(change, reference: reference, sequence: sequence) { events.retire(superseded) }
+        }
+        return written.map(\.sequence)
+    }
+
     /// Applies a target or globals event during replay.
     func replayTargetEvent(_ kind: EventKind, _ record: RecordView) throws {
-        throw LocalStoreError.dataLoss("target events are not supported by this version yet")
+        let event = try TargetCacheEvent.decode(kind, key: record.key, value: record.value)
+        for superseded in targets.apply(event, reference: .log(record.location), sequence: record.lsn) {
+            events.retire(superseded)
+        }
     }
 }
