@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
         .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
-        // Shared by tests and the demo: the crash-writer workload and its checker.
+        // Shared by tests, the demo and the benchmarks: the crash-writer workload and a seeded generator.
         .target(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]
@@ -60,6 +60,7 @@ let package = Package(
             name: "cairn-bench",
             dependencies: [
                 "SegmentLog",
+                "CairnTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -67,11 +68,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CairnModelTests",
-            dependencies: ["CairnModel"]
+            dependencies: ["CairnModel", "CairnTestSupport"]
         ),
         .testTarget(
             name: "LocalStoreTests",
-            dependencies: ["LocalStore", "CairnModel", "SegmentLog"]
+            dependencies: ["LocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"]
         ),
         .testTarget(
             name: "SegmentLogTests",

@@ -2,23 +2,8 @@
 // generator depends only on the seed and `i`, so both engines get byte-identical data without holding it
 // all in memory, and every run of the benchmark writes the same bytes.
 
-/// SplitMix64: a tiny, fast, well-distributed generator whose whole state is one integer.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import CairnTestSupport
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..<bound` (bound > 0); the modulo bias is irrelevant for benchmark data.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 /// One record as both engines store it: an application kind byte, a key and a value.
 struct BenchRecord: Sendable {
@@ -58,7 +43,7 @@ struct DocumentGenerator: Sendable {
     static let documentKind: UInt8 = 1
 
     func record(at index: Int) -> BenchRecord {
-        var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD6E8_FEB8_6659_FD93))
+        var rng = SeededRandom(seed: seed ^ (UInt64(index) &* 0xD6E8_FEB8_6659_FD93))
         let id = documentID(index)
         return BenchRecord(kind: Self.documentKind, key: Array("users/".utf8) + id, value: document(id: id, rng: &rng))
     }
@@ -73,7 +58,7 @@ struct DocumentGenerator: Sendable {
         unique = (unique ^ (unique >> 33)) &* 0xFF51_AFD7_ED55_8CCD
         unique = (unique ^ (unique >> 33)) &* 0xC4CE_B9FE_1A85_EC53
         unique ^= unique >> 33
-        var scrambler = SplitMix64(seed: unique)
+        var scrambler = SeededRandom(seed: unique)
         var filler = scrambler.next()
         var id: [UInt8] = []
         id.reserveCapacity(20)
@@ -88,7 +73,7 @@ struct DocumentGenerator: Sendable {
         return id
     }
 
-    private func document(id: [UInt8], rng: inout SplitMix64) -> [UInt8] {
+    private func document(id: [UInt8], rng: inout SeededRandom) -> [UInt8] {
         var json = JSONWriter(capacity: valueSize + 128)
         json.open("{")
         json.key("id"); json.bytesString(id)
@@ -110,7 +95,7 @@ struct DocumentGenerator: Sendable {
         return json.bytes
     }
 
-    private func fullShape(_ json: inout JSONWriter, first: String, last: String, rng: inout SplitMix64) {
+    private func fullShape(_ json: inout JSONWriter, first: String, last: String, rng: inout SeededRandom) {
         json.key("profile"); json.open("{")
         json.key("email"); json.string("\(first.lowercased()).\(last.lowercased())\(rng.below(1000))@example.com")
         json.key("age"); json.integer(18 + rng.below(70))

@@ -1,6 +1,8 @@
 // A fixture: generated records loaded once per engine into a directory that workloads then open, read and
 // scan. Loading uses each engine's fastest settings; it is setup, not a measurement.
 
+import CairnTestSupport
+
 /// `count` records from `generator`, stored once per engine under the scratch directory.
 final class DataSet {
     /// Names the data set in directory names and progress lines.
@@ -30,7 +32,7 @@ final class DataSet {
 
     /// `reads` keys drawn uniformly at random (with a fixed seed) from the data set.
     func randomKeys(_ reads: Int, seed: UInt64) -> [KeyBytes] {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         return (0..<reads).map { _ in generator.key(at: rng.below(count)) }
     }
 

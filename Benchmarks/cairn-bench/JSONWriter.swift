@@ -1,6 +1,8 @@
 // A minimal JSON writer for generated documents: appends straight into a byte array, places commas, and
 // formats numbers without going through String or Double.
 
+import CairnTestSupport
+
 /// Writes one JSON value into `bytes`. Call `key` before each member of an object; values, `open` and
 /// `close` place the separating commas themselves.
 struct JSONWriter {
@@ -73,7 +75,7 @@ struct JSONWriter {
 
     /// A string of random vocabulary words that ends (closing quote included) at most at byte `end` of the
     /// document and within one word of it, or after one word when the document is already that long.
-    mutating func text(until end: Int, rng: inout SplitMix64) {
+    mutating func text(until end: Int, rng: inout SeededRandom) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         var first = true

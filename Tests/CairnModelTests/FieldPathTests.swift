@@ -101,7 +101,7 @@ struct FieldPathServerFormatTests {
             "a", "Z", "_", "0", "9", ".", "`", "\\", " ", "é", "e\u{301}", "😀", "\u{FFFF}", "~", "[", "/",
             "\u{0}", "\n",
         ]
-        var random = SplitMix64(seed: 0x5EED_CA1B)
+        var random = SeededRandom(seed: 0x5EED_CA1B)
         for _ in 0..<500 {
             let segments = (0..<Int.random(in: 1...5, using: &random)).map { _ in
                 let length = Int.random(in: 1...8, using: &random)
@@ -152,17 +152,3 @@ struct FieldPathStructureTests {
     }
 }
 
-/// A small seeded generator (SplitMix64) so that property tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -4,18 +4,6 @@ import Testing
 
 @Suite("Query against a reference evaluator")
 struct QueryRandomizedTests: QueryFixtures {
-    /// SplitMix64: a small seeded generator, so a failing seed replays exactly.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Values chosen to collide often: numbers equal across int/double, NaN, null, one of each other type.
     var pool: [Value] {
         [
@@ -29,7 +17,7 @@ struct QueryRandomizedTests: QueryFixtures {
 
     let fieldNames = ["a", "b", "m.x", "arr"]
 
-    func randomDocument(_ index: Int, _ rng: inout Seeded) -> Document {
+    func randomDocument(_ index: Int, _ rng: inout SeededRandom) -> Document {
         let paths = ["c/d\(index)", "c/d\(index)", "c/d\(index)", "c/d\(index)", "c/d\(index)/sub/e", "other/d\(index)", "g/x/c/d\(index)"]
         var fields: [String: Value] = [:]
         for name in ["a", "b"] where Int.random(in: 0..<8, using: &rng) > 0 {
@@ -48,7 +36,7 @@ struct QueryRandomizedTests: QueryFixtures {
             data: state == .found ? ObjectValue(fields) : ObjectValue())
     }
 
-    func randomFieldFilter(_ rng: inout Seeded) -> Filter {
+    func randomFieldFilter(_ rng: inout SeededRandom) -> Filter {
         let op = FilterOperator.allCases.randomElement(using: &rng)!
         if Int.random(in: 0..<8, using: &rng) == 0 {
             let keys = (0..<3).map { _ in ref("c/d\(Int.random(in: 0..<12, using: &rng))") }
@@ -62,13 +50,13 @@ struct QueryRandomizedTests: QueryFixtures {
         return filter(fieldNames.randomElement(using: &rng)!, op, operand)
     }
 
-    func randomFilter(_ rng: inout Seeded, depth: Int = 0) -> Filter {
+    func randomFilter(_ rng: inout SeededRandom, depth: Int = 0) -> Filter {
         guard depth < 2, Int.random(in: 0..<10, using: &rng) < 3 else { return randomFieldFilter(&rng) }
         let children = (0..<Int.random(in: 1...3, using: &rng)).map { _ in randomFilter(&rng, depth: depth + 1) }
         return Bool.random(using: &rng) ? .and(children) : .or(children)
     }
 
-    func randomCursor(_ query: Query, _ rng: inout Seeded) -> [Value] {
+    func randomCursor(_ query: Query, _ rng: inout SeededRandom) -> [Value] {
         let count = Int.random(in: 1...max(1, query.explicitOrderBy.count), using: &rng)
         return query.explicitOrderBy.prefix(count).map { order in
             order.field.isDocumentKey ? ref("c/d\(Int.random(in: 0..<12, using: &rng))") : pool.randomElement(using: &rng)!
@@ -76,7 +64,7 @@ struct QueryRandomizedTests: QueryFixtures {
     }
 
     /// A random query built through the validating builders; steps they reject are skipped.
-    func randomQuery(_ rng: inout Seeded) -> Query {
+    func randomQuery(_ rng: inout SeededRandom) -> Query {
         var query = Int.random(in: 0..<5, using: &rng) == 0 ? Query(path: .root, collectionGroup: "c") : collection("c")
         for _ in 0..<Int.random(in: 0...3, using: &rng) {
             query = (try? query.filtered(by: randomFilter(&rng))) ?? query
@@ -136,7 +124,7 @@ struct QueryRandomizedTests: QueryFixtures {
         let base = ProcessInfo.processInfo.environment["CAIRN_QUERY_SEED"].flatMap { UInt64($0) } ?? 20_260_822
         var nonTrivial = 0
         for seed in base..<(base + 600) {
-            var rng = Seeded(state: seed)
+            var rng = SeededRandom(seed: seed)
             let documents = (0..<40).map { randomDocument($0, &rng) }
             let query = randomQuery(&rng)
             if !query.filters.isEmpty && !query.results(from: documents).isEmpty { nonTrivial += 1 }

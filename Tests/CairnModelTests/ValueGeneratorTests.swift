@@ -1,21 +1,9 @@
+import CairnTestSupport
 import Testing
 @testable import CairnModel
 
-/// SplitMix64: a tiny, seedable generator, so that every property test replays the same values. (Also used by
-/// the mutation suites.)
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The shared seeded generator, for every randomized suite of this target.
+typealias SeededRandom = CairnTestSupport.SeededRandom
 
 /// Helpers shared by the value and codec suites (a protocol rather than globals, so that they cannot clash with
 /// other suites' helpers in this test module).

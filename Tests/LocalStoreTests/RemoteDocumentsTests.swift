@@ -1,8 +1,12 @@
 import CairnModel
+import CairnTestSupport
 import Foundation
 import SegmentLog
 import Testing
 @testable import LocalStore
+
+/// The shared seeded generator, for every randomized suite of this target.
+typealias SeededRandom = CairnTestSupport.SeededRandom
 
 func key(_ path: String) -> DocumentKey { try! DocumentKey(parsing: path) }
 func time(_ seconds: Int64) -> Timestamp { Timestamp(seconds: seconds, nanoseconds: 0) }

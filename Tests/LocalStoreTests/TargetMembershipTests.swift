@@ -5,21 +5,6 @@ import Testing
 
 @Suite("Target membership")
 struct TargetMembershipTests {
-    /// SplitMix64, so that randomized tests replay the same cases.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("after 64 deltas a snapshot replaces them: the membership survives a restart and old records are retired")
     func snapshots() throws {
         let fs = SimulatedFileSystem()
@@ -70,7 +55,7 @@ struct TargetMembershipTests {
 
     @Test("replay may meet the events in any order: the view ends as in sequence order, with the same live records")
     func orderIndependence() {
-        var random = SplitMix(seed: 5)
+        var random = SeededRandom(seed: 5)
         let pool = (0..<6).map { key("rooms/k\($0)") }
         for round in 0..<200 {
             var events: [(TargetCacheEvent, UInt64)] = []

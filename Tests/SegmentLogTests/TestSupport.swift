@@ -1,3 +1,4 @@
+import CairnTestSupport
 import Foundation
 @testable import SegmentLog
 
@@ -13,18 +14,8 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// Deterministic pseudo-random numbers (SplitMix64) so failures replay.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The shared seeded generator (SplitMix64), so failures replay.
+typealias SeededRandom = CairnTestSupport.SeededRandom
 
 extension SegmentLog.Configuration {
     /// Small frames and segments so tests cross every boundary, on the simulated file system.
