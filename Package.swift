@@ -45,7 +45,7 @@ let package = Package(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]
         ),
-        // The command-line tool: demo, verify, and (later) inspect/dump/stats/compact.
+        // The command-line tool: demo, inspect, dump, stats, verify, compact (a thin shell over library APIs).
         .executableTarget(
             name: "cairn",
             dependencies: [
