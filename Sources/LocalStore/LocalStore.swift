@@ -62,6 +62,9 @@ public final class LocalStore {
 
     /// Rebuilds every view from the log. Only event headers are read; document bodies stay in the log.
     private func replay(_ log: SegmentLog) throws {
+        // Compaction moves records but keeps their sequence numbers, so an eviction may be met before the
+        // document event it removed: remember evictions until replay ends.
+        var evictedAt: [DocumentKey: UInt64] = [:]
         try log.scan { record in
             guard let kind = EventKind(rawValue: record.kind) else {
                 throw LocalStoreError.dataLoss("the log holds an event of unknown kind \(record.kind) (a newer version wrote it?)")
@@ -82,12 +85,17 @@ public final class LocalStore {
                     events.retire(reference)
                     return
                 }
+                if let eviction = evictedAt[key], eviction > record.lsn {
+                    events.retire(reference)
+                    return
+                }
                 let entry = RemoteDocumentEntry(
                     reference: reference, state: header.state, version: header.version, readTime: header.readTime,
                     hasCommittedMutations: header.hasCommittedMutations, sequence: record.lsn)
                 if let previous = remoteDocuments.set(entry, for: key) { events.retire(previous.reference) }
             case .documentEvicted:
                 let key = try RemoteDocumentEvent.documentKey(from: record.key)
+                evictedAt[key] = max(evictedAt[key] ?? 0, record.lsn)
                 if let current = remoteDocuments.entry(for: key), current.sequence < record.lsn {
                     remoteDocuments.remove(key)
                     events.retire(current.reference)

@@ -9,6 +9,8 @@ import Synchronization
 
 /// One record moved by compaction: update views that held `from` to `to`.
 public struct Relocation: Sendable, Equatable {
+    /// The record's kind, so a layer above can tell which of its views may hold it.
+    public var kind: UInt8
     public var key: [UInt8]
     public var from: RecordLocation
     public var to: RecordLocation
@@ -58,7 +60,7 @@ public final class Compaction {
     private var finishedOutputs: [SegmentBuilder] = []
     private var relocations: [Relocation] = []
     /// Keys and old locations of records added to the packer whose new locations are not yet known.
-    private var pendingMoves: [(key: [UInt8], from: RecordLocation)] = []
+    private var pendingMoves: [(kind: UInt8, key: [UInt8], from: RecordLocation)] = []
     private var isDone = false
 
     private enum Phase {
@@ -177,7 +179,7 @@ public final class Compaction {
         }
         let out = output!
         out.add(view)
-        pendingMoves.append((view.keyBytes, view.location))
+        pendingMoves.append((view.kind, view.keyBytes, view.location))
         copied += 1
         noteMoves(try out.writeFinishedFrames())
         if out.estimatedSize >= log.segmentTargetSize { try seal(out) }
@@ -187,7 +189,8 @@ public final class Compaction {
     /// Pairs new locations with the records added earliest that have none yet.
     private func noteMoves(_ locations: [RecordLocation]) {
         for (i, location) in locations.enumerated() {
-            relocations.append(Relocation(key: pendingMoves[i].key, from: pendingMoves[i].from, to: location))
+            let move = pendingMoves[i]
+            relocations.append(Relocation(kind: move.kind, key: move.key, from: move.from, to: location))
         }
         pendingMoves.removeFirst(locations.count)
     }

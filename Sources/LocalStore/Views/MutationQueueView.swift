@@ -4,8 +4,8 @@ import CairnModel
 struct QueuedBatch {
     let batchID: Int
     let user: String
-    /// The batch's `mutationBatchAdded` event, retired when the batch leaves the outbox.
-    let reference: EventReference
+    /// The batch's `mutationBatchAdded` event, retired when the batch leaves the outbox (moved by compaction).
+    var reference: EventReference
     /// The decoded batch, once something needed it. Replay leaves it `nil`: it reads only the event's header.
     var batch: MutationBatch?
 }
@@ -54,6 +54,14 @@ struct MutationQueueView {
     func find(_ batchID: Int, of user: String) -> (index: Int, entry: QueuedBatch)? {
         guard let queue = queues[user], let index = queue.firstIndex(where: { $0.batchID == batchID }) else { return nil }
         return (index, queue[index])
+    }
+
+    /// Points the pending batch `batchID` at its record's new place after compaction moved it from `from`.
+    mutating func relocate(_ batchID: Int, from: EventReference, to: EventReference) {
+        guard let user = owners[batchID], let index = queues[user]?.firstIndex(where: { $0.batchID == batchID }),
+            queues[user]![index].reference == from
+        else { return }
+        queues[user]![index].reference = to
     }
 
     // MARK: Replay

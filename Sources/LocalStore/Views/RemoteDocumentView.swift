@@ -43,6 +43,15 @@ struct RemoteDocumentView {
         return previous
     }
 
+    /// Points `key`'s entry at its record's new place after compaction moved it from `from`.
+    mutating func relocate(_ key: DocumentKey, from: EventReference, to: EventReference) {
+        if absent[key]?.reference == from {
+            absent[key]!.reference = to
+        } else if collections[key.collectionPath]?[key.documentID]?.reference == from {
+            collections[key.collectionPath]![key.documentID]!.reference = to
+        }
+    }
+
     /// Forgets `key`; returns the entry it had.
     @discardableResult
     mutating func remove(_ key: DocumentKey) -> RemoteDocumentEntry? {

@@ -54,6 +54,14 @@ struct TargetMembershipView {
 
     func targets(containing key: DocumentKey) -> Set<Int32> { targetsByKey[key] ?? [] }
 
+    /// Points a membership record of `targetID` at its new place after compaction moved it.
+    mutating func relocate(_ targetID: Int32, from: EventReference, to: EventReference) {
+        guard var membership = memberships[targetID] else { return }
+        if membership.snapshot?.reference == from { membership.snapshot!.reference = to }
+        if let i = membership.deltas.firstIndex(where: { $0.reference == from }) { membership.deltas[i].reference = to }
+        memberships[targetID] = membership
+    }
+
     /// The live delta records of a target (the records since its last snapshot).
     func deltaCount(of targetID: Int32) -> Int { memberships[targetID]?.deltas.count ?? 0 }
 

@@ -51,6 +51,21 @@ struct TargetView {
         return nil
     }
 
+    /// Points a record at its new place after compaction moved it from `from` (a saved target, a membership
+    /// record, or the globals); records the view does not hold are ignored.
+    mutating func relocate(_ kind: EventKind, targetID: Int32?, from: EventReference, to: EventReference) {
+        switch kind {
+        case .targetSaved:
+            if let id = targetID, saved[id]?.reference == from { saved[id]!.reference = to }
+        case .targetMembershipChanged:
+            if let id = targetID { membership.relocate(id, from: from, to: to) }
+        case .globalsChanged:
+            if globalsRecord?.reference == from { globalsRecord!.reference = to }
+        default:
+            break
+        }
+    }
+
     /// Applies an event at `reference` with sequence number `sequence` (appended now, or met by replay);
     /// returns the references of the records it supersedes, the event's own when it is already superseded.
     mutating func apply(_ event: TargetCacheEvent, reference: EventReference, sequence: UInt64) -> [EventReference] {

@@ -1,0 +1,57 @@
+import CairnModel
+import SegmentLog
+
+extension LocalStore {
+    /// Compacts the cache's log so superseded events stop taking space: sealed segments whose dead share of
+    /// record bytes is at least `minimumDeadRatio` are rewritten without the events the views retired, in steps
+    /// of about `stepBudget` bytes, and the views follow the events that moved. Returns what was done, or nil
+    /// when nothing was dirty enough (or the cache lives in memory).
+    ///
+    /// Liveness is exactly "not retired": every view retires the events it supersedes, and removal events
+    /// (evictions, batch and target removals) are never retired, so nothing they removed can come back.
+    ///
+    /// ```swift
+    /// if let summary = try store.compact() { print(summary.bytesBefore, "→", summary.bytesAfter) }
+    /// ```
+    @discardableResult
+    public func compact(minimumDeadRatio: Double = 0.5, stepBudget: Int = 4 << 20) throws -> CompactionSummary? {
+        try checkOpen()
+        guard let log = (events as? LogEventStore)?.log else { return nil }
+        let victims = log.compactionCandidates(minimumDeadRatio: minimumDeadRatio)
+        guard !victims.isEmpty else { return nil }
+        do {
+            let compaction = try log.makeCompaction(of: victims) { _ in true }
+            while true {
+                if let summary = try compaction.step(budget: stepBudget) {
+                    try relocate(summary.relocations)
+                    return summary
+                }
+            }
+        } catch {
+            throw LocalStoreError.wrap(error)
+        }
+    }
+
+    /// Points every view at the new places of the events compaction moved.
+    private func relocate(_ moves: [Relocation]) throws {
+        for move in moves {
+            guard let kind = EventKind(rawValue: move.kind) else { continue }
+            let from = EventReference.log(move.from)
+            let to = EventReference.log(move.to)
+            try move.key.withUnsafeBytes { key in
+                switch kind {
+                case .remoteDocumentChanged:
+                    remoteDocuments.relocate(try RemoteDocumentEvent.documentKey(from: key), from: from, to: to)
+                case .mutationBatchAdded:
+                    mutationQueue.relocate(try MutationBatchEvent.batchID(from: key), from: from, to: to)
+                case .targetSaved, .targetMembershipChanged:
+                    targets.relocate(kind, targetID: try TargetEvent.targetID(from: key), from: from, to: to)
+                case .globalsChanged:
+                    targets.relocate(kind, targetID: nil, from: from, to: to)
+                case .documentEvicted, .mutationBatchRemoved, .targetRemoved, .indexConfigurationChanged:
+                    break  // removal events: no view holds them
+                }
+            }
+        }
+    }
+}
