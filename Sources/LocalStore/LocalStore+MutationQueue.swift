@@ -54,6 +54,7 @@ extension LocalStore {
         guard !mutations.isEmpty else {
             throw LocalStoreError(.invalidArgument, "a write batch needs at least one write; do not commit an empty batch")
         }
+        try Self.validate(mutations)
         try prepareOverlays()
         var keys: [DocumentKey] = []
         var before: [DocumentKey: Document] = [:]
@@ -68,6 +69,31 @@ extension LocalStore {
         mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
         try recalculateOverlays(for: keys)
         return (batch.batchID, try localViews(keys))
+    }
+
+    /// Firebase's limits and the model's preconditions, as errors instead of crashes.
+    static func validate(_ mutations: [Mutation]) throws {
+        guard mutations.count <= 500 else {
+            throw LocalStoreError(.invalidArgument, "a write batch holds at most 500 writes, not \(mutations.count); split it")
+        }
+        for mutation in mutations {
+            if case .verify = mutation.kind {
+                throw LocalStoreError(.invalidArgument, "a verify mutation is only valid inside a transaction, which runs online")
+            }
+            for transform in mutation.fieldTransforms {
+                guard !transform.field.segments.isEmpty else {
+                    throw LocalStoreError(.invalidArgument, "a field transform on \(mutation.key) names an empty field path")
+                }
+                if case .increment(let operand) = transform.operation, !operand.isNumber {
+                    throw LocalStoreError(
+                        .invalidArgument,
+                        "FieldValue.increment() needs a number, not \(operand.canonicalString) (field \(transform.field.canonicalString) of \(mutation.key))")
+                }
+            }
+            if let mask = mutation.fieldMask, mask.fields.contains(where: { $0.segments.isEmpty }) {
+                throw LocalStoreError(.invalidArgument, "a write to \(mutation.key) names an empty field path in its field mask")
+            }
+        }
     }
 
     /// Records the server's acknowledgement of a batch of the current user, in one atomic append: the documents

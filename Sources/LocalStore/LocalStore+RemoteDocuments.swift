@@ -7,21 +7,65 @@ extension LocalStore {
     /// Stores server versions of documents, in one atomic append. A document replaces the cached one when it
     /// is newer (a higher version), when the cached one came from an acknowledged write
     /// (`hasCommittedMutations`) and the versions are equal, or when nothing is cached; older versions are
-    /// ignored, as Firebase's `PopulateDocumentChanges` does. Returns the keys that changed.
+    /// ignored, as Firebase's `PopulateDocumentChanges` does. When `documents` holds several versions of one
+    /// document, the newest counts. A `noDocument` at version 0 means the client lost access: the document
+    /// leaves the cache. Returns the keys that changed.
     @discardableResult
     public func applyRemoteDocuments(_ documents: [Document]) throws -> [DocumentKey] {
         try checkOpen()
-        let accepted = documents.filter { document in
-            guard let cached = remoteDocuments.entry(for: document.key) else { return true }
-            return document.version > cached.version || (document.version == cached.version && cached.hasCommittedMutations)
+        var newest: [DocumentKey: Document] = [:]
+        var order: [DocumentKey] = []
+        for document in documents {
+            if let seen = newest[document.key] {
+                if document.version >= seen.version { newest[document.key] = document }
+            } else {
+                newest[document.key] = document
+                order.append(document.key)
+            }
         }
-        guard !accepted.isEmpty else { return [] }
-        let written = try events.append(accepted.map(RemoteDocumentEvent.encode))
-        noteRemoteDocuments(accepted, written: written)
-        let keys = accepted.map(\.key)
+        var accepted: [Document] = []
+        var lostAccess: [DocumentKey] = []
+        for key in order {
+            let document = newest[key]!
+            if document.state == .noDocument && document.version == Timestamp(seconds: 0, nanoseconds: 0) {
+                if remoteDocuments.entry(for: key) != nil { lostAccess.append(key) }
+                continue
+            }
+            guard let cached = remoteDocuments.entry(for: key) else {
+                accepted.append(document)
+                continue
+            }
+            if document.version > cached.version || (document.version == cached.version && cached.hasCommittedMutations) {
+                accepted.append(document)
+            }
+        }
+        guard !accepted.isEmpty || !lostAccess.isEmpty else { return [] }
+        let written = try events.append(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent))
+        noteRemoteDocuments(accepted, written: Array(written.prefix(accepted.count)))
+        noteEvictions(lostAccess, written: Array(written.dropFirst(accepted.count)))
+        let keys = accepted.map(\.key) + lostAccess
         // An overlay depends on the server copy under it (a patch of a missing document does nothing).
-        try recalculateOverlays(for: keys)
+        refreshOverlays(after: keys)
         return keys
+    }
+
+    /// Recomputes overlays after an append that already succeeded: a failure must not make the caller think the
+    /// append failed, so it only marks the overlays stale (the next read rebuilds them).
+    func refreshOverlays(after keys: [DocumentKey]) {
+        try? recalculateOverlays(for: keys)
+    }
+
+    static func evictionEvent(_ key: DocumentKey) -> EncodedEvent {
+        EncodedEvent(kind: .documentEvicted, key: RemoteDocumentEvent.key(key), value: [])
+    }
+
+    /// Removes evicted documents from the view. In memory mode the eviction events are dropped at once
+    /// (nothing replays them); in the log they stay until the compaction refinement of Docs/LocalStore.md §4.
+    func noteEvictions(_ keys: [DocumentKey], written: [(reference: EventReference, sequence: UInt64)]) {
+        for (key, (reference, _)) in zip(keys, written) {
+            if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
+            if events is MemoryEventStore { events.retire(reference) }
+        }
     }
 
     /// Puts written remote-document events into the view, retiring the events they replace.
@@ -45,15 +89,16 @@ extension LocalStore {
         return remoteDocuments.candidates(collection: query.path)
     }
 
-    /// Drops documents from the cache (garbage collection, or a removed target's orphans).
+    /// Drops documents from the cache (garbage collection, or a removed target's orphans). A document with a
+    /// pending write keeps its local view: its overlay is recomputed against the now missing server copy.
     public func evictDocuments(_ keys: [DocumentKey]) throws {
         try checkOpen()
-        let present = keys.filter { remoteDocuments.entry(for: $0) != nil }
+        var present: [DocumentKey] = []
+        for key in keys where remoteDocuments.entry(for: key) != nil && !present.contains(key) { present.append(key) }
         guard !present.isEmpty else { return }
-        _ = try events.append(present.map { EncodedEvent(kind: .documentEvicted, key: RemoteDocumentEvent.key($0), value: []) })
-        for key in present {
-            if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
-        }
+        let written = try events.append(present.map(Self.evictionEvent))
+        noteEvictions(present, written: written)
+        refreshOverlays(after: present)
     }
 
     /// The cached server state of a document, or nil when the cache knows nothing about it.

@@ -128,3 +128,46 @@ struct RemoteDocumentsTests {
         #expect(throws: LocalStoreError.self) { try LocalStore.open(at: "/cache", configuration: smallLog(fs)) }
     }
 }
+
+@Suite("Remote documents, edge cases")
+struct RemoteDocumentEdgeCaseTests: MutationQueueTesting {
+    @Test("when one call holds several versions of a document, the newest wins whatever the order")
+    func newestInOneCall() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments([found("rooms/a", version: 5, ["v": .integer(5)]), found("rooms/a", version: 2, ["v": .integer(2)])])
+        #expect(try store.remoteDocument(key("rooms/a"))?.data.fields["v"] == .integer(5))
+    }
+
+    @Test("a noDocument at version 0 (lost access) removes the document instead of storing a tombstone")
+    func lostAccess() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments([found("rooms/a", version: 5, ["v": .integer(5)])])
+        let lost = Document(key: key("rooms/a"), state: .noDocument, version: time(0))
+        #expect(try store.applyRemoteDocuments([lost]) == [key("rooms/a")])
+        #expect(try store.remoteDocument(key("rooms/a")) == nil)
+        #expect(try store.applyRemoteDocuments([Document(key: key("rooms/b"), state: .noDocument, version: time(0))]).isEmpty)
+        #expect(try store.remoteDocument(key("rooms/b")) == nil)
+    }
+
+    @Test("evicting a document under a pending write gives the same local view before and after a restart")
+    func evictionUnderPendingWrite() throws {
+        let cache = try RestartableStore(.persistent)
+        try cache.store.applyRemoteDocuments([found("rooms/x", version: 1, ["a": .integer(1), "b": .integer(2)])])
+        _ = try cache.store.writeLocally([updateData("rooms/x", ["a": .integer(5)])], localWriteTime: time(10))
+        try cache.store.evictDocuments([key("rooms/x")])
+        let before = describe(try cache.store.localDocument(key("rooms/x")))
+        try cache.restart()
+        #expect(describe(try cache.store.localDocument(key("rooms/x"))) == before)
+    }
+
+    @Test("writes the model would trap on are refused with invalidArgument")
+    func invalidWrites() throws {
+        let store = LocalStore.inMemory()
+        let badIncrement = Mutation.set(
+            key("rooms/a"), value: ObjectValue(), transforms: [FieldTransform(field: path("n"), operation: .increment(.string("a")))])
+        expectError(.invalidArgument) { try store.writeLocally([badIncrement], localWriteTime: time(1)) }
+        let tooMany = (0..<501).map { setData("rooms/r\($0)", [:]) }
+        expectError(.invalidArgument) { try store.writeLocally(tooMany, localWriteTime: time(1)) }
+        #expect(store.pendingBatchIDs.isEmpty)
+    }
+}

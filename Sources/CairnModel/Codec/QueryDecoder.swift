@@ -36,8 +36,8 @@ struct QueryDecoder {
         let limitType: Query.LimitType = try readFlag("limit type") ? .last : .first
         var limit: Int?
         if try readFlag("limit flag") {
-            guard let value = Int(exactly: try reader.readSignedVarint("limit")) else {
-                throw reader.corrupt("limit outside the range of Int")
+            guard let value = Int(exactly: try reader.readSignedVarint("limit")), value >= 1 else {
+                throw reader.corrupt("limit below 1 or outside the range of Int")
             }
             limit = value
         }
