@@ -84,7 +84,7 @@ extension LocalStore {
         let joining = added.filter { !targets.membership.contains($0, in: targetID) }
         let leaving = removed.subtracting(added).filter { targets.membership.contains($0, in: targetID) }
         if !joining.isEmpty || !leaving.isEmpty {
-            if targets.membership.deltaCount(of: targetID) >= TargetMembershipView.deltasPerSnapshot {
+            if targets.membership.wantsSnapshot(targetID) {
                 let members = targets.membership.keys(of: targetID).union(joining).subtracting(leaving)
                 changes.append(.membershipChanged(targetID, .snapshot(members)))
             } else {

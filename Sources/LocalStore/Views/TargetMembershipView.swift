@@ -65,6 +65,17 @@ struct TargetMembershipView {
     /// The live delta records of a target (the records since its last snapshot).
     func deltaCount(of targetID: Int32) -> Int { memberships[targetID]?.deltas.count ?? 0 }
 
+    /// How many documents a target holds.
+    func memberCount(of targetID: Int32) -> Int { memberships[targetID]?.members.count ?? 0 }
+
+    /// Whether the next change of a target should be written as a snapshot: once it has at least
+    /// ``deltasPerSnapshot`` deltas and at least one per 16 members, so a snapshot (which writes every member)
+    /// costs at most ~16 keys per delta it replaces, however large the target.
+    func wantsSnapshot(_ targetID: Int32) -> Bool {
+        let deltas = deltaCount(of: targetID)
+        return deltas >= Self.deltasPerSnapshot && deltas >= memberCount(of: targetID) / 16
+    }
+
     /// Applies a membership event; returns the references of the records it supersedes (itself, when it is
     /// older than the target's latest snapshot).
     mutating func apply(
