@@ -79,17 +79,16 @@ extension LocalStore {
         for (key, batches) in batchesByKey {
             overlays[key] = try foldOverlay(key, batches)
         }
-        mutationQueue.replaceOverlays(overlays)
+        mutationQueue.replaceOverlays(overlays, batchesTouching: batchesByKey)
     }
 
     /// Recomputes the overlays of `keys` from the current user's pending batches (after a write, an
     /// acknowledgement or a rejection). On failure the overlays are marked stale, so the next read rebuilds them.
     func recalculateOverlays(for keys: [DocumentKey]) throws {
+        guard mutationQueue.overlaysAreCurrent else { return try prepareOverlays() }
         do {
-            let batches = try pendingBatches(of: currentUser)
             for key in keys {
-                let touching = batches.filter { $0.mutations.contains { $0.key == key } }
-                mutationQueue.overlays[key] = try foldOverlay(key, touching)
+                mutationQueue.overlays[key] = try foldOverlay(key, mutationQueue.batchesTouching[key] ?? [])
             }
         } catch {
             mutationQueue.invalidateOverlays()

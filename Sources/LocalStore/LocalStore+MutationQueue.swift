@@ -113,7 +113,7 @@ extension LocalStore {
         try checkOpen()
         try prepareOverlays()
         let batch = result.batch
-        guard try pendingBatches(of: currentUser).contains(batch) else {
+        guard try pendingBatch(batch.batchID) == batch else {
             throw LocalStoreError(
                 .invalidArgument,
                 "batch \(batch.batchID) is not pending for user \"\(currentUser)\" (already removed, another user's, or "
@@ -147,7 +147,7 @@ extension LocalStore {
     public func rejectBatch(_ batchID: Int) throws -> [DocumentKey: Document?] {
         try checkOpen()
         try prepareOverlays()
-        guard let batch = try pendingBatches(of: currentUser).first(where: { $0.batchID == batchID }) else {
+        guard let batch = try pendingBatch(batchID) else {
             throw LocalStoreError(
                 .invalidArgument, "batch \(batchID) is not pending for user \"\(currentUser)\"; reject a batch of pendingBatchIDs")
         }
@@ -164,7 +164,24 @@ extension LocalStore {
     /// ```
     public func nextMutationBatch(after batchID: Int?) throws -> MutationBatch? {
         try checkOpen()
-        return try pendingBatches(of: currentUser).first { $0.batchID > (batchID ?? Int.min) }
+        guard let next = mutationQueue.queue(of: currentUser).first(where: { $0.batchID > (batchID ?? Int.min) }) else {
+            return nil
+        }
+        return try pendingBatch(next.batchID)
+    }
+
+    /// The current user's pending batch `batchID`, decoded (and kept decoded), or nil when it is not pending.
+    func pendingBatch(_ batchID: Int) throws -> MutationBatch? {
+        guard let (index, entry) = mutationQueue.find(batchID, of: currentUser) else { return nil }
+        if let batch = entry.batch { return batch }
+        let (stored, batch) = try events.withValue(of: entry.reference) {
+            try MutationBatchEvent.decodeAdded($0, batchID: entry.batchID)
+        }
+        guard stored == currentUser else {
+            throw LocalStoreError.dataLoss("batch \(entry.batchID) belongs to user \"\(stored)\" in the log but was replayed for \"\(currentUser)\"")
+        }
+        mutationQueue.cache(batch, at: index, of: currentUser)
+        return batch
     }
 
     /// The ids of the current user's pending batches, ascending.

@@ -38,6 +38,10 @@ struct MutationQueueView {
     private(set) var highestBatchID = 0
     /// The current user's overlays, valid when ``overlaysAreCurrent``.
     var overlays: [DocumentKey: Overlay] = [:]
+    /// The current user's pending batches that touch each document, in batch order, valid when
+    /// ``overlaysAreCurrent`` (Firebase's `document_mutations` index): recomputing a document's overlay reads
+    /// only its own batches, not the whole outbox.
+    private(set) var batchesTouching: [DocumentKey: [MutationBatch]] = [:]
     private(set) var overlaysAreCurrent = false
     /// Batches whose removal replay has seen. Compaction may move a removal before its addition in log order,
     /// so replay must remember removals until it ends; the first rebuild of the overlays (which happens after
@@ -99,6 +103,9 @@ struct MutationQueueView {
         highestBatchID = entry.batchID
         owners[entry.batchID] = entry.user
         queues[entry.user, default: []].append(entry)
+        if overlaysAreCurrent, entry.user == currentUser, let batch = entry.batch {
+            for key in batch.keys { batchesTouching[key, default: []].append(batch) }
+        }
     }
 
     /// Removes a pending batch of `user`; returns it, or nil when it is not pending.
@@ -107,6 +114,12 @@ struct MutationQueueView {
         owners[batchID] = nil
         queues[user]!.remove(at: index)
         if queues[user]!.isEmpty { queues[user] = nil }
+        if user == currentUser, let batch = entry.batch {
+            for key in batch.keys {
+                batchesTouching[key]?.removeAll { $0.batchID == batchID }
+                if batchesTouching[key]?.isEmpty == true { batchesTouching[key] = nil }
+            }
+        }
         return entry
     }
 
@@ -124,12 +137,15 @@ struct MutationQueueView {
     /// Marks the overlays stale (after a user switch, or when recomputing them failed half-way).
     mutating func invalidateOverlays() {
         overlays = [:]
+        batchesTouching = [:]
         overlaysAreCurrent = false
     }
 
-    /// Installs rebuilt overlays for the current user. Replay is over by then, so its memory of removals goes.
-    mutating func replaceOverlays(_ rebuilt: [DocumentKey: Overlay]) {
+    /// Installs rebuilt overlays for the current user, with the index of the batches behind them. Replay is over
+    /// by then, so its memory of removals goes.
+    mutating func replaceOverlays(_ rebuilt: [DocumentKey: Overlay], batchesTouching index: [DocumentKey: [MutationBatch]]) {
         overlays = rebuilt
+        batchesTouching = index
         overlaysAreCurrent = true
         replayedRemovals = []
     }
