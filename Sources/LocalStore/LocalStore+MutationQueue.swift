@@ -66,9 +66,16 @@ extension LocalStore {
             batchID: mutationQueue.nextBatchID, localWriteTime: localWriteTime,
             baseMutations: mutations.compactMap { $0.baseMutation(for: before[$0.key]) }, mutations: mutations)
         let written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
+        // The batch is durable now: nothing below may throw, or the caller would retry a write that happened.
         mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
-        try recalculateOverlays(for: keys)
-        return (batch.batchID, try localViews(keys))
+        refreshOverlays(after: keys)
+        var changed: [DocumentKey: Document?] = [:]
+        for key in keys {
+            var document: Document? = before[key]
+            batch.applyToLocalDocument(&document, for: key)
+            changed.updateValue(document, forKey: key)
+        }
+        return (batch.batchID, changed)
     }
 
     /// Firebase's limits and the model's preconditions, as errors instead of crashes.

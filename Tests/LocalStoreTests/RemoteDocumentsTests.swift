@@ -171,3 +171,25 @@ struct RemoteDocumentEdgeCaseTests: MutationQueueTesting {
         #expect(store.pendingBatchIDs.isEmpty)
     }
 }
+
+@Suite("Local write results")
+struct LocalWriteResultTests: MutationQueueTesting {
+    @Test("the documents writeLocally returns are the local views a read returns afterwards")
+    func returnedViewsMatchReads() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments([found("rooms/a", version: 1, ["n": .integer(1), "s": .string("x")])])
+        let writes: [[Mutation]] = [
+            [updateData("rooms/a", ["n": .integer(2)])],
+            [mergeData("rooms/b", ["m": .integer(1)], transforms: [increment("c", by: .integer(3))])],
+            [setData("rooms/c", ["k": .string("v")], transforms: [serverTimestamp("at")]), updateData("rooms/a", ["s": .string("y")])],
+            [updateData("rooms/missing", ["q": .integer(1)])],
+            [.delete(key("rooms/c"))],
+        ]
+        for (i, batch) in writes.enumerated() {
+            let (_, changed) = try store.writeLocally(batch, localWriteTime: time(Int64(10 + i)))
+            for (key, document) in changed {
+                #expect(describe(document) == describe(try store.localDocument(key)), "write \(i), \(key)")
+            }
+        }
+    }
+}
