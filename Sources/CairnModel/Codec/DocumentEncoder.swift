@@ -117,16 +117,7 @@ struct DocumentEncoder {
         withUnsafeBytes(of: double.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
     }
 
-    private mutating func writeSignedVarint(_ value: Int64) {
-        writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
-    }
+    private mutating func writeSignedVarint(_ value: Int64) { buffer.appendSignedVarint(value) }
 
-    private mutating func writeVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        buffer.append(UInt8(value))
-    }
+    private mutating func writeVarint(_ value: UInt64) { buffer.appendVarint(value) }
 }

@@ -185,16 +185,7 @@ struct MutationEncoder {
         writeSignedVarint(Int64(time.nanoseconds))
     }
 
-    mutating func writeSignedVarint(_ value: Int64) {
-        writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
-    }
+    mutating func writeSignedVarint(_ value: Int64) { buffer.appendSignedVarint(value) }
 
-    mutating func writeVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        buffer.append(UInt8(value))
-    }
+    mutating func writeVarint(_ value: UInt64) { buffer.appendVarint(value) }
 }

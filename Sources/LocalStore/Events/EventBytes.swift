@@ -29,14 +29,7 @@ struct EventWriter {
 
     mutating func timestamp(_ timestamp: Timestamp) { appendTimestamp(timestamp, to: &bytes) }
 
-    mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
+    mutating func varint(_ value: UInt64) { bytes.appendVarint(value) }
 
     mutating func blob(_ blob: [UInt8]) {
         varint(UInt64(blob.count))
