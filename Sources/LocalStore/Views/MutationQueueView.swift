@@ -54,6 +54,9 @@ struct MutationQueueView {
     /// A user's pending batches, ascending by id.
     func queue(of user: String) -> [QueuedBatch] { queues[user] ?? [] }
 
+    /// The users with pending batches.
+    var usersWithPendingBatches: [String] { Array(queues.keys) }
+
     /// The pending batch `batchID` of `user`, with its position in the user's queue.
     func find(_ batchID: Int, of user: String) -> (index: Int, entry: QueuedBatch)? {
         guard let queue = queues[user], let index = queue.firstIndex(where: { $0.batchID == batchID }) else { return nil }

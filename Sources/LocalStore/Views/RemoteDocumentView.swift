@@ -67,6 +67,15 @@ struct RemoteDocumentView {
         return previous
     }
 
+    /// Every cached document, existing or not (garbage collection).
+    func allEntries() -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
+        var entries = absent.map { ($0.key, $0.value) }
+        for (path, bucket) in collections {
+            for (id, entry) in bucket { entries.append((DocumentKey(path: path.appending(id)), entry)) }
+        }
+        return entries
+    }
+
     /// The existing documents a query over `path` (a collection) or collection group may match.
     func candidates(collection path: ResourcePath) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
         guard let bucket = collections[path] else { return [] }
