@@ -32,26 +32,33 @@ extension LocalStore {
         }
     }
 
-    /// Points every view at the new places of the events compaction moved.
+    /// Points every view at the new places of the events compaction moved. The inputs are gone already, so
+    /// every move is applied even when one fails; the first failure is reported afterwards.
     private func relocate(_ moves: [Relocation]) throws {
+        var firstFailure: (any Error)?
         for move in moves {
             guard let kind = EventKind(rawValue: move.kind) else { continue }
             let from = EventReference.log(move.from)
             let to = EventReference.log(move.to)
-            try move.key.withUnsafeBytes { key in
-                switch kind {
-                case .remoteDocumentChanged:
-                    remoteDocuments.relocate(try RemoteDocumentEvent.documentKey(from: key), from: from, to: to)
-                case .mutationBatchAdded:
-                    mutationQueue.relocate(try MutationBatchEvent.batchID(from: key), from: from, to: to)
-                case .targetSaved, .targetMembershipChanged:
-                    targets.relocate(kind, targetID: try TargetEvent.targetID(from: key), from: from, to: to)
-                case .globalsChanged:
-                    targets.relocate(kind, targetID: nil, from: from, to: to)
-                case .documentEvicted, .mutationBatchRemoved, .targetRemoved, .indexConfigurationChanged:
-                    break  // removal events: no view holds them
+            do {
+                try move.key.withUnsafeBytes { key in
+                    switch kind {
+                    case .remoteDocumentChanged:
+                        remoteDocuments.relocate(try RemoteDocumentEvent.documentKey(from: key), from: from, to: to)
+                    case .mutationBatchAdded:
+                        mutationQueue.relocate(try MutationBatchEvent.batchID(from: key), from: from, to: to)
+                    case .targetSaved, .targetMembershipChanged:
+                        targets.relocate(kind, targetID: try TargetEvent.targetID(from: key), from: from, to: to)
+                    case .globalsChanged:
+                        targets.relocate(kind, targetID: nil, from: from, to: to)
+                    case .documentEvicted, .mutationBatchRemoved, .targetRemoved, .indexConfigurationChanged:
+                        break  // removal events: no view holds them
+                    }
                 }
+            } catch {
+                firstFailure = firstFailure ?? error
             }
         }
+        if let firstFailure { throw firstFailure }
     }
 }

@@ -52,8 +52,8 @@ public final class LocalStore {
     /// Closes the cache and its log.
     public func close() throws {
         guard !isClosed else { return }
-        isClosed = true
         try events.close()
+        isClosed = true
     }
 
     func checkOpen() throws {
