@@ -13,6 +13,20 @@ extension LocalStore {
     @discardableResult
     public func applyRemoteDocuments(_ documents: [Document]) throws -> [DocumentKey] {
         try checkOpen()
+        let (accepted, lostAccess) = remoteDocumentChanges(documents)
+        guard !accepted.isEmpty || !lostAccess.isEmpty else { return [] }
+        let written = try events.append(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent))
+        noteRemoteDocuments(accepted, written: Array(written.prefix(accepted.count)))
+        noteEvictions(lostAccess, written: Array(written.dropFirst(accepted.count)))
+        let keys = accepted.map(\.key) + lostAccess
+        // An overlay depends on the server copy under it (a patch of a missing document does nothing).
+        refreshOverlays(after: keys)
+        return keys
+    }
+
+    /// Which of `documents` change the cache (Firebase's `PopulateDocumentChanges`): the documents to store,
+    /// and the keys whose access was lost (a `noDocument` at version 0), to evict.
+    func remoteDocumentChanges(_ documents: [Document]) -> (accepted: [Document], lostAccess: [DocumentKey]) {
         var newest: [DocumentKey: Document] = [:]
         var order: [DocumentKey] = []
         for document in documents {
@@ -39,14 +53,7 @@ extension LocalStore {
                 accepted.append(document)
             }
         }
-        guard !accepted.isEmpty || !lostAccess.isEmpty else { return [] }
-        let written = try events.append(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent))
-        noteRemoteDocuments(accepted, written: Array(written.prefix(accepted.count)))
-        noteEvictions(lostAccess, written: Array(written.dropFirst(accepted.count)))
-        let keys = accepted.map(\.key) + lostAccess
-        // An overlay depends on the server copy under it (a patch of a missing document does nothing).
-        refreshOverlays(after: keys)
-        return keys
+        return (accepted, lostAccess)
     }
 
     /// Recomputes overlays after an append that already succeeded: a failure must not make the caller think the

@@ -66,6 +66,20 @@ extension LocalStore {
         _ data: TargetData, added: Set<DocumentKey>, removed: Set<DocumentKey>, modified: Set<DocumentKey> = []
     ) throws -> TargetData {
         try checkOpen()
+        var (changes, new) = try planTargetUpdate(data, added: added, removed: removed, modified: modified)
+        if !changes.isEmpty {
+            let sequences = try commitTargetEvents(changes)
+            if case .saved = changes[0] { new.sequenceNumber = sequences[0] }
+        }
+        targets.active[data.targetID] = new
+        return new
+    }
+
+    /// The events that bring an active target to `data` with these membership changes (nothing is written),
+    /// and the target's new active data. A `saved` event, when there is one, comes first.
+    func planTargetUpdate(
+        _ data: TargetData, added: Set<DocumentKey>, removed: Set<DocumentKey>, modified: Set<DocumentKey>
+    ) throws -> (changes: [TargetCacheEvent], new: TargetData) {
         let targetID = data.targetID
         guard let old = targets.active[targetID] else {
             throw LocalStoreError(.invalidArgument, "target \(targetID) is not active: allocate its query before updating it")
@@ -91,12 +105,7 @@ extension LocalStore {
                 changes.append(.membershipChanged(targetID, .delta(added: joining, removed: leaving)))
             }
         }
-        if !changes.isEmpty {
-            let sequences = try commitTargetEvents(changes)
-            if case .saved = changes[0] { new.sequenceNumber = sequences[0] }
-        }
-        targets.active[targetID] = new
-        return new
+        return (changes, new)
     }
 
     /// Firebase's `ShouldPersistTargetData`: save when the old data has no resume token, when the new snapshot
