@@ -21,15 +21,21 @@ extension LocalStore {
     public var currentUser: String { mutationQueue.currentUser }
 
     /// Switches the current user. Each user's outbox survives; the local view now shows `user`'s pending writes.
+    /// Returns the new local views of the documents either user's pending writes touch, whose view may have
+    /// changed (Firebase's `HandleUserChange`).
     ///
     /// ```swift
-    /// try store.switchUser(to: "ada")
+    /// let changed = try store.switchUser(to: "ada")
     /// store.pendingBatchIDs   // ada's batches only
     /// ```
-    public func switchUser(to user: String) throws {
+    @discardableResult
+    public func switchUser(to user: String) throws -> [DocumentKey: Document?] {
         try checkOpen()
+        var keys = Set(try pendingBatches(of: currentUser).flatMap(\.keys))
         mutationQueue.switchUser(to: user)
         try prepareOverlays()
+        keys.formUnion(try pendingBatches(of: user).flatMap(\.keys))
+        return try localViews(Array(keys))
     }
 
     /// Adds a batch of the current user's writes to the outbox, in one atomic append, and returns its id and
@@ -47,6 +53,7 @@ extension LocalStore {
     /// ```
     ///
     /// - Throws: `invalidArgument` for an empty batch; `storage` when the append fails (then nothing changed).
+    @discardableResult
     public func writeLocally(
         _ mutations: [Mutation], localWriteTime: Timestamp
     ) throws -> (batchID: Int, changed: [DocumentKey: Document?]) {

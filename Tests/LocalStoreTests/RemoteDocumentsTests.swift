@@ -193,3 +193,21 @@ struct LocalWriteResultTests: MutationQueueTesting {
         }
     }
 }
+
+@Suite("User switch")
+struct UserSwitchTests: MutationQueueTesting {
+    @Test("switching users returns the documents whose local view changed, as the new user sees them")
+    func changedViews() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments([found("rooms/a", version: 1, ["n": .integer(1)])])
+        try store.writeLocally([updateData("rooms/a", ["n": .integer(2)])], localWriteTime: time(5))
+        let toAda = try store.switchUser(to: "ada")
+        #expect(Set(toAda.keys) == keySet("rooms/a"))
+        #expect(toAda[key("rooms/a")]??.data.fields["n"] == .integer(1), "ada does not see the other user's write")
+        try store.writeLocally([setData("rooms/b", ["m": .integer(1)])], localWriteTime: time(6))
+        let back = try store.switchUser(to: "")
+        #expect(Set(back.keys) == keySet("rooms/a", "rooms/b"))
+        #expect(back[key("rooms/a")]??.data.fields["n"] == .integer(2))
+        #expect(back[key("rooms/b")]! == nil, "ada's new document is not in the anonymous user's view")
+    }
+}
