@@ -17,6 +17,9 @@ extension SegmentLog {
         state.withLock { $0.segments[location.segment]?.isRetired(location) ?? false }
     }
 
+    /// The sequence number the next record will get (cheap, unlike ``statistics``).
+    public var nextLSN: UInt64 { state.withLock { $0.nextLSN } }
+
     /// Per-segment and total sizes: what is on disk, and how much of it is live.
     public var statistics: LogStatistics {
         state.withLock { state in

@@ -10,21 +10,38 @@
 /// }
 /// ```
 struct ByteReader {
+    /// What the bytes hold and what to do when they are damaged, for error messages.
+    struct Subject {
+        var name: String
+        var remedy: String
+
+        static let document = Subject(
+            name: "stored document", remedy: "the stored bytes are damaged (re-fetch the document or clear the cache)")
+        static let query = Subject(
+            name: "stored query", remedy: "the stored target is damaged (clear the cache to rebuild it)")
+        static let mutationBatch = Subject(
+            name: "stored mutation batch",
+            remedy: "the outbox record is damaged (clear the cache to drop the pending writes it holds)")
+    }
+
     let buffer: UnsafeRawBufferPointer
     private(set) var offset: Int
     let end: Int
+    let subject: Subject
 
-    init(_ buffer: UnsafeRawBufferPointer) {
+    init(_ buffer: UnsafeRawBufferPointer, subject: Subject = .document) {
         self.buffer = buffer
         self.offset = 0
         self.end = buffer.count
+        self.subject = subject
     }
 
     /// A reader over `range` of `buffer` (used to decode one length-prefixed value on its own).
-    init(_ buffer: UnsafeRawBufferPointer, range: Range<Int>) {
+    init(_ buffer: UnsafeRawBufferPointer, range: Range<Int>, subject: Subject = .document) {
         self.buffer = buffer
         self.offset = range.lowerBound
         self.end = range.upperBound
+        self.subject = subject
     }
 
     var remaining: Int { end - offset }
@@ -98,10 +115,6 @@ struct ByteReader {
 
     /// A `dataLoss` error saying what is wrong and where.
     func corrupt(_ problem: String) -> ModelError {
-        ModelError(
-            .dataLoss,
-            "cannot decode stored document: \(problem) at byte \(offset) of \(buffer.count); "
-                + "the stored bytes are damaged (re-fetch the document or clear the cache)"
-        )
+        ModelError(.dataLoss, "cannot decode \(subject.name): \(problem) at byte \(offset) of \(buffer.count); \(subject.remedy)")
     }
 }

@@ -7,12 +7,11 @@
 /// let batch = try decoder.readBatch()
 /// ```
 struct MutationDecoder {
-    private let buffer: UnsafeRawBufferPointer
-    private var offset = 0
+    private var reader: ByteReader
 
     /// A decoder positioned after the version byte of a batch.
     init(batch bytes: UnsafeRawBufferPointer) throws(ModelError) {
-        buffer = bytes
+        reader = ByteReader(bytes, subject: .mutationBatch)
         let version = try readByte("format version")
         guard version == MutationCodec.formatVersion else {
             guard version > MutationCodec.formatVersion else {
@@ -41,7 +40,7 @@ struct MutationDecoder {
         var mutations: [Mutation] = []
         mutations.reserveCapacity(count)
         for _ in 0..<count { mutations.append(try readMutation()) }
-        guard offset == buffer.count else { throw corrupt("\(buffer.count - offset) unexpected bytes after the batch") }
+        guard reader.isAtEnd else { throw corrupt("\(reader.remaining) unexpected bytes after the batch") }
         return MutationBatch(batchID: batchID, localWriteTime: localWriteTime, baseMutations: baseMutations, mutations: mutations)
     }
 
@@ -133,14 +132,14 @@ struct MutationDecoder {
 
     private mutating func readDocument(_ what: StaticString) throws(ModelError) -> ObjectValue {
         let length = try readLength(what, minimumBytesPerUnit: 1)
-        let start = offset
+        let start = reader.offset
         let bytes = try readBytes(length, what)
         do {
             return try DocumentCodec.decode(bytes)
         } catch {
             throw ModelError(
                 .dataLoss,
-                "cannot decode a stored mutation batch: the \(what) at byte \(start) of \(buffer.count) is damaged "
+                "cannot decode a stored mutation batch: the \(what) at byte \(start) of \(reader.buffer.count) is damaged "
                     + "(\(error.message)); clear the cache to drop the pending writes it holds")
         }
     }
@@ -176,51 +175,21 @@ struct MutationDecoder {
 
     // MARK: Bytes
 
-    private mutating func readByte(_ what: StaticString) throws(ModelError) -> UInt8 {
-        guard offset < buffer.count else { throw corrupt("input ends inside the \(what)") }
-        defer { offset += 1 }
-        return buffer[offset]
-    }
+    private mutating func readByte(_ what: StaticString) throws(ModelError) -> UInt8 { try reader.readByte(what) }
 
-    /// An unsigned LEB128 varint of at most 10 bytes.
-    private mutating func readVarint(_ what: StaticString) throws(ModelError) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try readByte(what)
-            if shift == 63 && byte > 1 { throw corrupt("\(what) overflows 64 bits") }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
-            shift += 7
-        }
-    }
+    private mutating func readVarint(_ what: StaticString) throws(ModelError) -> UInt64 { try reader.readVarint(what) }
 
     private mutating func readSignedVarint(_ what: StaticString) throws(ModelError) -> Int64 {
-        let raw = try readVarint(what)
-        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        try reader.readSignedVarint(what)
     }
 
-    /// A count or length, checked against the bytes left: each unit needs at least `minimumBytesPerUnit`.
     private mutating func readLength(_ what: StaticString, minimumBytesPerUnit: Int) throws(ModelError) -> Int {
-        let value = try readVarint(what)
-        let remaining = buffer.count - offset
-        guard value <= UInt64(remaining / minimumBytesPerUnit) else {
-            throw corrupt("\(what) \(value) exceeds the \(remaining) bytes left")
-        }
-        return Int(value)
+        try reader.readLength(what, minimumBytesPerUnit: minimumBytesPerUnit)
     }
 
     private mutating func readBytes(_ count: Int, _ what: StaticString) throws(ModelError) -> UnsafeRawBufferPointer {
-        guard count <= buffer.count - offset else { throw corrupt("input ends inside the \(what)") }
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
+        try reader.readBytes(count, what)
     }
 
-    /// A `dataLoss` error saying what is wrong, where, and what to do.
-    private func corrupt(_ problem: String) -> ModelError {
-        ModelError(
-            .dataLoss,
-            "cannot decode a stored mutation batch: \(problem) at byte \(offset) of \(buffer.count); the outbox "
-                + "record is damaged (clear the cache to drop the pending writes it holds)")
-    }
+    private func corrupt(_ problem: String) -> ModelError { reader.corrupt(problem) }
 }

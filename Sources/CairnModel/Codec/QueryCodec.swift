@@ -98,7 +98,7 @@ public enum QueryCodec {
 
     /// Decodes a query from raw memory (such as a record inside a decompressed log frame).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> Query {
-        var decoder = QueryDecoder(reader: ByteReader(bytes))
+        var decoder = QueryDecoder(reader: ByteReader(bytes, subject: .query))
         return try decoder.readQuery()
     }
 }

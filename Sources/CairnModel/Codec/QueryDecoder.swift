@@ -3,7 +3,7 @@
 /// validated or simplified again and the query comes back exactly as it was encoded.
 ///
 /// ```swift
-/// var decoder = QueryDecoder(reader: ByteReader(buffer))
+/// var decoder = QueryDecoder(reader: ByteReader(buffer, subject: .query))
 /// let query = try decoder.readQuery()   // checks the version byte and that nothing follows the query
 /// ```
 struct QueryDecoder {

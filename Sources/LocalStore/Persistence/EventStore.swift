@@ -23,7 +23,8 @@ final class LogEventStore: EventStore {
         for event in events { batch.append(kind: event.kind.rawValue, key: event.key, value: event.value) }
         do {
             let locations = try log.commit(batch)
-            let first = log.statistics.nextLSN - UInt64(locations.count)
+            // The log has one owner (this store), so the batch's numbers end just before the next one.
+            let first = log.nextLSN - UInt64(locations.count)
             return locations.enumerated().map { (.log($0.element), first + UInt64($0.offset)) }
         } catch {
             throw LocalStoreError.wrap(error)
