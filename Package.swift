@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
         .library(name: "CairnModel", targets: ["CairnModel"]),
         .library(name: "LocalStore", targets: ["LocalStore"]),
+        .library(name: "Cairn", targets: ["Cairn"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],
@@ -40,6 +41,9 @@ let package = Package(
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
         .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
+        // The public API (API/, mirroring Firebase's Apple SDK) and the client core (Core/: View, QueryListener,
+        // EventManager, SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol).
+        .target(name: "Cairn", dependencies: ["CairnModel", "LocalStore", "SegmentLog"]),
         // Shared by tests, the demo and the benchmarks: the crash-writer workload and a seeded generator.
         .target(
             name: "CairnTestSupport",
@@ -50,6 +54,8 @@ let package = Package(
             name: "cairn",
             dependencies: [
                 "SegmentLog",
+                "CairnModel",
+                "LocalStore",
                 "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -60,6 +66,8 @@ let package = Package(
             name: "cairn-bench",
             dependencies: [
                 "SegmentLog",
+                "CairnModel",
+                "LocalStore",
                 "CairnTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -72,6 +80,21 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalStoreTests",
+            dependencies: ["LocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"]
+        ),
+        .testTarget(
+            name: "CairnTests",
+            dependencies: ["Cairn", "CairnModel", "LocalStore", "CairnTestSupport"]
+        ),
+        // The Firestore spec tests: JSON scenarios from ../shared/firestore-spec (or $CAIRN_SPEC_DIR) drive the
+        // core with a scripted Datastore.
+        .testTarget(
+            name: "FirestoreSpecTests",
+            dependencies: ["Cairn", "CairnModel", "LocalStore", "SegmentLog", "CairnTestSupport"]
+        ),
+        // Runs the cairn tool's commands on caches the tests build (golden outputs, exit codes, read-only checks).
+        .testTarget(
+            name: "CairnToolTests",
             dependencies: ["LocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"]
         ),
         .testTarget(
