@@ -7,8 +7,9 @@ extension LocalStore {
     /// of about `stepBudget` bytes, and the views follow the events that moved. Returns what was done, or nil
     /// when nothing was dirty enough (or the cache lives in memory).
     ///
-    /// Liveness is exactly "not retired": every view retires the events it supersedes, and removal events
-    /// (evictions, batch and target removals) are never retired, so nothing they removed can come back.
+    /// Liveness is exactly "not retired": every view retires the events it supersedes. Batch removals are never
+    /// retired; evictions and target removals retire once no segment that existed when they were written is
+    /// left (`RemovalRecords`), so nothing they removed can come back.
     ///
     /// ```swift
     /// if let summary = try store.compact() { print(summary.bytesBefore, "→", summary.bytesAfter) }
@@ -24,10 +25,13 @@ extension LocalStore {
             while true {
                 if let summary = try compaction.step(budget: stepBudget) {
                     try relocate(summary.relocations)
+                    retireObsoleteRemovals(log)
                     return summary
                 }
             }
         } catch {
+            // Outputs may exist whose records were not seen: removals written from now on must count them.
+            garbage.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             throw LocalStoreError.wrap(error)
         }
     }
@@ -37,6 +41,7 @@ extension LocalStore {
     private func relocate(_ moves: [Relocation]) throws {
         var firstFailure: (any Error)?
         for move in moves {
+            garbage.removals.see(segment: move.to.segment)
             guard let kind = EventKind(rawValue: move.kind) else { continue }
             let from = EventReference.log(move.from)
             let to = EventReference.log(move.to)
@@ -51,8 +56,14 @@ extension LocalStore {
                         targets.relocate(kind, targetID: try TargetEvent.targetID(from: key), from: from, to: to)
                     case .globalsChanged:
                         targets.relocate(kind, targetID: nil, from: from, to: to)
-                    case .documentEvicted, .mutationBatchRemoved, .targetRemoved, .indexConfigurationChanged:
-                        break  // removal events: no view holds them
+                    case .indexConfigurationChanged:
+                        if let current = fieldIndexView.configurationRecord, current.reference == from {
+                            fieldIndexView.configurationRecord = (to, current.sequence)
+                        }
+                    case .documentEvicted, .targetRemoved:
+                        garbage.removals.relocate(from: move.from, to: move.to)
+                    case .mutationBatchRemoved:
+                        break  // a batch removal stays live for good: no view holds it
                     }
                 }
             } catch {

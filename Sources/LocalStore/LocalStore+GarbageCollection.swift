@@ -3,87 +3,137 @@ import SegmentLog
 
 /// What one garbage collection did.
 public struct GarbageCollectionResult: Sendable, Equatable {
+    /// Sequence numbers collected: the targets removed plus the documents evicted (Firebase's
+    /// `sequence_numbers_collected`).
+    public var sequenceNumbersCollected = 0
     public var targetsRemoved = 0
     public var documentsEvicted = 0
-    /// Bytes on disk (segment files) before and after.
+    /// The cache's size before and after: bytes on disk (segment files) for a persistent cache, the estimated
+    /// size (``LocalStore/estimatedMemoryBytes``) for a memory cache.
     public var bytesBefore: UInt64 = 0
     public var bytesAfter: UInt64 = 0
-    /// Collection rounds run (each removes at most 10% / 1,000 sequence numbers, then compacts).
+    /// Collection rounds run (each collects at most 10% / 1,000 sequence numbers, then compacts).
     public var rounds = 0
+    /// Index entries read to choose what to collect (live and stale): bounded by the rounds' sizes, never by
+    /// the number of cached documents (the removed targets' members count too).
+    package var entriesExamined = 0
 }
 
 extension LocalStore {
     /// `cacheSizeBytes` value that turns garbage collection off (Firebase's `FirestoreCacheSizeUnlimited`).
     public static let cacheSizeUnlimited: Int64 = -1
 
-    /// Brings the bytes on disk under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5).
-    /// Each round takes the least-recently-used 10% (at most 1,000) of the sequence numbers of targets that are
-    /// not active and of orphaned documents (in no target, under no pending write of any user), removes those
-    /// targets and evicts those documents in their own appends, then compacts. Rounds stop when the log is
-    /// under the threshold or nothing is left to collect. A memory cache and `cacheSizeUnlimited` do nothing.
+    /// The most sequence numbers one round collects, and the share of the candidates it takes (Firebase's
+    /// `LruParams::Default()`: 10%, at most 1,000).
+    static let collectionPercentile = 10
+    static let maximumSequenceNumbersPerRound = 1000
+
+    /// Brings the cache's size under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5): the
+    /// bytes on disk of a persistent cache, the estimated size of a memory cache in LRU mode. Each round reads
+    /// the n lowest entries of the in-memory index of inactive targets and orphaned documents ordered by
+    /// sequence number — n = 10% of their number, at least 1, at most 1,000 — removes those targets in one
+    /// append and evicts those documents in another, with the removed targets' documents that are now orphans
+    /// no younger than the n-th entry, then (persistent) compacts. Rounds stop when the size is
+    /// under the threshold, after `maxRounds`, or when nothing is left to collect. The work of a round is
+    /// bounded by n, the removed targets' members and the index entries made stale since the last run — never by
+    /// the number of cached documents.
     ///
-    /// Known limit of this first version: finding orphaned documents visits every cached document once per
-    /// round; an index of orphans by sequence number will bound that work.
+    /// Never collected: active targets; documents in any target but a removed one; documents under a pending
+    /// write of any user; documents a local view shows (``notifyLocalViewChanges(targetID:added:removed:)``).
+    /// `cacheSizeUnlimited` and an eager memory cache do nothing.
     ///
     /// ```swift
     /// let result = try store.collectGarbage(threshold: 100 << 20)
+    /// print(result.documentsEvicted, result.bytesBefore, "→", result.bytesAfter)
     /// ```
     @discardableResult
     public func collectGarbage(threshold: Int64, maxRounds: Int = 64) throws -> GarbageCollectionResult {
         try checkOpen()
         var result = GarbageCollectionResult()
-        guard threshold != Self.cacheSizeUnlimited, let log = (events as? LogEventStore)?.log else { return result }
-        result.bytesBefore = log.statistics.fileBytes
+        guard threshold != Self.cacheSizeUnlimited, let before = collectableSize() else { return result }
         let limit = UInt64(max(threshold, 0))
+        result.bytesBefore = before
         // Superseded events alone may be what is over the threshold.
-        while try compact(minimumDeadRatio: 0.01) != nil {}
-        result.bytesAfter = log.statistics.fileBytes
+        try compactFully()
+        result.bytesAfter = collectableSize() ?? 0
+        guard result.bytesAfter > limit else { return result }
+        let pinned = try keysUnderPendingWrites()
         while result.bytesAfter > limit && result.rounds < maxRounds {
-            let (targetIDs, keys) = try leastRecentlyUsed()
-            if targetIDs.isEmpty && keys.isEmpty { break }
-            for id in targetIDs { try removeTarget(id) }
-            try evictDocuments(keys)
-            result.targetsRemoved += targetIDs.count
-            result.documentsEvicted += keys.count
-            while try compact(minimumDeadRatio: 0.01) != nil {}
+            let round = chooseRound(pinned: pinned)
+            result.entriesExamined += round.examined
+            garbage.entriesExamined += round.examined
+            if round.targets.isEmpty && round.documents.isEmpty { break }
+            var documents = round.documents
+            if !round.targets.isEmpty {
+                // A removed target's documents are orphans as old as the target (or their last write): those
+                // within the round's bound go with it, as in Firebase's pass over orphans after the targets.
+                let held = Set(round.targets.flatMap { targets.membership.keys(of: $0) })
+                try commitTargetEvents(round.targets.map { .removed($0) })
+                result.entriesExamined += held.count
+                garbage.entriesExamined += held.count
+                for key in held.sorted() where !pinned.contains(key) {
+                    if let sequence = garbage.orphans.sequence(of: key), sequence <= round.upperBound { documents.append(key) }
+                }
+            }
+            try evictDocuments(documents)
+            result.targetsRemoved += round.targets.count
+            result.documentsEvicted += documents.count
+            result.sequenceNumbersCollected += round.targets.count + documents.count
             result.rounds += 1
-            result.bytesAfter = log.statistics.fileBytes
+            try compactFully()
+            result.bytesAfter = collectableSize() ?? 0
         }
         return result
     }
 
-    /// The inactive targets and orphaned documents whose sequence numbers are among the lowest 10% (at most
-    /// 1,000) of all such sequence numbers.
-    private func leastRecentlyUsed() throws -> (targets: [Int32], documents: [DocumentKey]) {
-        var pinned = Set<DocumentKey>()
-        for user in mutationQueue.usersWithPendingBatches {
-            for batch in try pendingBatches(of: user) { pinned.formUnion(batch.keys) }
-        }
-        for id in targets.active.keys { pinned.formUnion(remoteKeys(forTarget: id)) }
-        var targetSequences: [(sequence: UInt64, id: Int32)] = []
-        for (id, entry) in targets.saved where targets.active[id] == nil {
-            targetSequences.append((entry.data.sequenceNumber, id))
-        }
-        var orphanSequences: [(sequence: UInt64, key: DocumentKey)] = []
-        for (key, entry) in remoteDocuments.allEntries() where !pinned.contains(key) && targetIDs(containing: key).isEmpty {
-            orphanSequences.append((entry.sequence, key))
-        }
-        let all = (targetSequences.map(\.sequence) + orphanSequences.map(\.sequence)).sorted()
-        guard !all.isEmpty else { return ([], []) }
-        let count = min(max(all.count / 10, 1), 1000)
-        let upperBound = all[count - 1]
-        let targetsToRemove = targetSequences.filter { $0.sequence <= upperBound }.map(\.id)
-        // Documents a removed target held become orphans too; they go when their own sequence is old enough.
-        let removed = Set(targetsToRemove)
-        var documents = orphanSequences.filter { $0.sequence <= upperBound }.map(\.key)
-        for id in targetsToRemove {
-            for key in remoteKeys(forTarget: id) where !pinned.contains(key) {
-                guard targetIDs(containing: key).isSubset(of: removed),
-                    let entry = remoteDocuments.entry(for: key), entry.sequence <= upperBound
-                else { continue }
-                documents.append(key)
+    /// Entries garbage collection has read since the cache opened (see ``GarbageCollectionResult/entriesExamined``).
+    package var garbageCollectionEntriesExamined: Int { garbage.entriesExamined }
+
+    /// The size LRU collection brings under a threshold; nil when this cache has none (eager memory mode).
+    private func collectableSize() -> UInt64? {
+        if let log = (events as? LogEventStore)?.log { return log.statistics.fileBytes }
+        guard case .lru = memoryGarbageCollector, let bytes = estimatedMemoryBytes else { return nil }
+        return UInt64(max(bytes, 0))
+    }
+
+    /// Compacts every segment with dead records (persistent mode; memory drops retired events at once).
+    private func compactFully() throws {
+        while try compact(minimumDeadRatio: 0.01) != nil {}
+    }
+
+    /// The n least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write
+    /// leave the orphan queue (the batch's removal brings them back); entries no longer valid are dropped.
+    private func chooseRound(
+        pinned: Set<DocumentKey>
+    ) -> (targets: [Int32], documents: [DocumentKey], upperBound: UInt64, examined: Int) {
+        let candidates = garbage.inactiveTargets.count + garbage.orphans.count
+        guard candidates > 0 else { return ([], [], 0, 0) }
+        let n = min(max(candidates * Self.collectionPercentile / 100, 1), Self.maximumSequenceNumbersPerRound)
+        let targetPick = garbage.inactiveTargets.lowest(n) { targets.active[$0] == nil && targets.saved[$0] != nil }
+        // The test reads the index too: walk a queue moved out of it (no copy: the index's reference is gone).
+        var orphans = garbage.orphans
+        garbage.orphans = SequenceQueue()
+        let orphanPick = orphans.lowest(n) { isOrphan($0) && !pinned.contains($0) }
+        garbage.orphans = orphans
+        for id in targetPick.refused { garbage.inactiveTargets.remove(id) }
+        for key in orphanPick.refused { garbage.orphans.remove(key) }
+        // Merge the two ascending lists and keep the n lowest.
+        var chosenTargets: [Int32] = []
+        var chosenDocuments: [DocumentKey] = []
+        var upperBound: UInt64 = 0
+        var t = targetPick.entries[...]
+        var d = orphanPick.entries[...]
+        while chosenTargets.count + chosenDocuments.count < n, !(t.isEmpty && d.isEmpty) {
+            if let target = t.first, d.first.map({ target.sequence <= $0.sequence }) ?? true {
+                chosenTargets.append(target.element)
+                upperBound = target.sequence
+                t = t.dropFirst()
+            } else if let document = d.first {
+                chosenDocuments.append(document.element)
+                upperBound = document.sequence
+                d = d.dropFirst()
             }
         }
-        return (targetsToRemove, Array(Set(documents)))
+        return (chosenTargets, chosenDocuments, upperBound, targetPick.examined + orphanPick.examined)
     }
 }

@@ -28,26 +28,15 @@ extension LocalStore {
     /// Answers a query from the local view: the cached documents of the query's collection (or collection
     /// group) plus every document a pending write changes there, with the pending writes applied, then
     /// matched, ordered and limited as the query says. Documents with pending writes have `hasLocalMutations`;
-    /// documents deleted locally are left out. Without pending writes in scope this is ``executeQuery(_:)``.
+    /// documents deleted locally are left out. The same as
+    /// ``executeQuery(_:usePreviousResults:)`` without previous results (so ready field indexes are used).
     ///
     /// ```swift
     /// let open = try store.executeLocalQuery(Query(path: try ResourcePath(parsing: "rooms"))
     ///     .filtered(by: .field(FieldFilter(FieldPath(["open"]), .equal, .boolean(true)))))
     /// ```
     public func executeLocalQuery(_ query: Query) throws -> [Document] {
-        try checkOpen()
-        try prepareOverlays()
-        // Overlays are few (one per document with pending writes), so a pass over all of them is cheap.
-        let overlaid = mutationQueue.overlays.keys.filter(query.matchesPathAndCollectionGroup)
-        guard !overlaid.isEmpty else { return try executeQuery(query) }
-        var documents: [Document] = []
-        for (key, entry) in remoteCandidates(for: query) where entry.state == .found && mutationQueue.overlays[key] == nil {
-            documents.append(try document(key, entry))
-        }
-        for key in overlaid {
-            if let document = try localView(key) { documents.append(document) }
-        }
-        return query.results(from: documents)
+        try executeQuery(query, usePreviousResults: false).documents
     }
 
     /// The local view of `key`; the overlays must be current.

@@ -75,6 +75,7 @@ extension LocalStore {
         let written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
         // The batch is durable now: nothing below may throw, or the caller would retry a write that happened.
         mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
+        noteDocumentsPinned(keys)
         refreshOverlays(after: keys)
         var changed: [DocumentKey: Document?] = [:]
         for key in keys {
@@ -146,7 +147,7 @@ extension LocalStore {
         let removal = MutationBatchEvent.removed(batch.batchID, .acknowledged(commitVersion: result.commitVersion))
         let written = try events.append(documents.map(RemoteDocumentEvent.encode) + [removal])
         noteRemoteDocuments(documents, written: Array(written.dropLast()))
-        return try finishRemoval(of: batch, removal: written.last!.reference)
+        return try finishRemoval(of: batch, removal: written.last!)
     }
 
     /// Records the server's rejection of a batch of the current user in one append: its writes are rolled back.
@@ -166,7 +167,7 @@ extension LocalStore {
                 .invalidArgument, "batch \(batchID) is not pending for user \"\(currentUser)\"; reject a batch of pendingBatchIDs")
         }
         let written = try events.append([MutationBatchEvent.removed(batchID, .rejected)])
-        return try finishRemoval(of: batch, removal: written[0].reference)
+        return try finishRemoval(of: batch, removal: written[0])
     }
 
     /// The current user's first pending batch with an id above `batchID` (the first of all when `nil`): what
@@ -215,11 +216,20 @@ extension LocalStore {
     /// or replay would bring the batch back. Refined with the compaction work: retire a removal once the segment
     /// holding its `added` event is compacted away. In memory mode nothing is replayed, so the removal is dead at
     /// once.
-    private func finishRemoval(of batch: MutationBatch, removal: EventReference) throws -> [DocumentKey: Document?] {
+    ///
+    /// The batch's documents that nothing else references become orphans at the removal's sequence number; in
+    /// eager memory mode they leave the cache, after the returned views were computed (as Firebase removes
+    /// them when the acknowledgement's transaction commits).
+    private func finishRemoval(
+        of batch: MutationBatch, removal: (reference: EventReference, sequence: UInt64)
+    ) throws -> [DocumentKey: Document?] {
         if let removed = mutationQueue.remove(batch.batchID, of: currentUser) { events.retire(removed.reference) }
-        if events is MemoryEventStore { events.retire(removal) }
+        if events is MemoryEventStore { events.retire(removal.reference) }
+        noteReleased(batch.keys, sequence: removal.sequence)
         try recalculateOverlays(for: batch.keys)
-        return try localViews(batch.keys)
+        let views = try localViews(batch.keys)
+        try collectEagerly()
+        return views
     }
 
     /// The pending batches of `user`, in order, decoding (and keeping) those not decoded yet.

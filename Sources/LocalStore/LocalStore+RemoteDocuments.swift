@@ -67,12 +67,15 @@ extension LocalStore {
     }
 
     /// Removes evicted documents from the view. In memory mode the eviction events are dropped at once
-    /// (nothing replays them); in the log they stay until the compaction refinement of Docs/LocalStore.md §4.
+    /// (nothing replays them); in the log they stay until they shadow nothing (`RemovalRecords`, §4).
     func noteEvictions(_ keys: [DocumentKey], written: [(reference: EventReference, sequence: UInt64)]) {
         for (key, (reference, _)) in zip(keys, written) {
             if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
             if events is MemoryEventStore { events.retire(reference) }
+            if case .log(let location) = reference { garbage.removals.track(location) }
+            garbage.orphans.remove(key)
         }
+        removeFromFieldIndexes(keys)
     }
 
     /// Puts written remote-document events into the view, retiring the events they replace.
@@ -83,6 +86,8 @@ extension LocalStore {
                 hasCommittedMutations: document.hasCommittedMutations, sequence: sequence)
             if let previous = remoteDocuments.set(entry, for: document.key) { events.retire(previous.reference) }
         }
+        noteDocumentsWritten(documents.map(\.key), sequences: written.map(\.sequence))
+        updateFieldIndexes(documents)
     }
 
     /// The cached documents (found or not) that may be in `query`'s scope: one collection's bucket, the

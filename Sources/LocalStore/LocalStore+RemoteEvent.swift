@@ -82,7 +82,7 @@ extension LocalStore {
         let written = try events.append(encoded)
         // Durable now: apply to the views; nothing below throws.
         for (change, (reference, sequence)) in zip(targetEvents, written) {
-            for superseded in targets.apply(change, reference: reference, sequence: sequence) { events.retire(superseded) }
+            applyTargetEvent(change, reference: reference, sequence: sequence)
         }
         for (data, savedAt) in newTargetData {
             var data = data
@@ -94,6 +94,7 @@ extension LocalStore {
         noteEvictions(lostAccess, written: Array(documentWrites.dropFirst(accepted.count)))
         let keys = accepted.map(\.key) + lostAccess
         refreshOverlays(after: keys)
+        try collectEagerly()
         return keys
     }
 }

@@ -26,6 +26,7 @@ extension LocalStore {
         try checkOpen()
         if let existing = targetData(for: query) {
             if targets.active[existing.targetID] == nil { targets.active[existing.targetID] = existing }
+            garbage.inactiveTargets.remove(existing.targetID)
             return existing
         }
         let (targetID, overflow) = targets.globals.highestTargetID.addingReportingOverflow(2)
@@ -72,6 +73,7 @@ extension LocalStore {
             if case .saved = changes[0] { new.sequenceNumber = sequences[0] }
         }
         targets.active[data.targetID] = new
+        try collectEagerly()
         return new
     }
 
@@ -120,7 +122,9 @@ extension LocalStore {
     /// data is saved once more, so its sequence number — its recency for garbage collection — is the release
     /// time and its latest resume token survives a restart (Firebase's LRU `RemoveTarget` delegate). With
     /// `keepPersisted` true nothing is written (Firebase's `keepPersistedTargetData`, for a client that does
-    /// not own the cache's writes). Either way the target stays cached until garbage collection removes it.
+    /// not own the cache's writes). Either way the target stays cached until garbage collection removes it —
+    /// except in an eager memory cache, where a release without `keepPersisted` removes the target and every
+    /// document nothing else references. The target's local-view references are dropped.
     ///
     /// - Throws: `invalidArgument` when the target is not active.
     public func releaseTarget(_ targetID: Int32, keepPersisted: Bool) throws {
@@ -130,6 +134,11 @@ extension LocalStore {
         }
         if !keepPersisted { try commitTargetEvents([.saved(data)]) }
         targets.active[targetID] = nil
+        garbage.inactiveTargets.set(targetID, sequence: targets.saved[targetID]?.data.sequenceNumber ?? data.sequenceNumber)
+        dropLocalViewReferences(of: targetID)
+        // Eager memory mode (Firebase's MemoryEagerReferenceDelegate.RemoveTarget): the target goes at once.
+        if memoryGarbageCollector == .eager && !keepPersisted { try commitTargetEvents([.removed(targetID)]) }
+        try collectEagerly()
     }
 
     /// Removes a released target and its membership from the cache (garbage collection). Its id is never
@@ -159,7 +168,7 @@ extension LocalStore {
     func commitTargetEvents(_ changes: [TargetCacheEvent]) throws -> [UInt64] {
         let written = try events.append(changes.map(\.encoded))
         for (change, (reference, sequence)) in zip(changes, written) {
-            for superseded in targets.apply(change, reference: reference, sequence: sequence) { events.retire(superseded) }
+            applyTargetEvent(change, reference: reference, sequence: sequence)
         }
         return written.map(\.sequence)
     }
@@ -167,8 +176,6 @@ extension LocalStore {
     /// Applies a target or globals event during replay.
     func replayTargetEvent(_ kind: EventKind, _ record: RecordView) throws {
         let event = try TargetCacheEvent.decode(kind, key: record.key, value: record.value)
-        for superseded in targets.apply(event, reference: .log(record.location), sequence: record.lsn) {
-            events.retire(superseded)
-        }
+        applyTargetEvent(event, reference: .log(record.location), sequence: record.lsn, replaying: true)
     }
 }

@@ -20,6 +20,14 @@ public final class LocalStore {
     var mutationQueue = MutationQueueView()
     /// Targets, their membership, and the globals (LocalStore+Targets.swift).
     var targets = TargetView()
+    /// Field indexes: configuration, entries, backfill (LocalStore+Indexes.swift).
+    var fieldIndexView = FieldIndexView()
+    /// How the last `executeQuery(_:usePreviousResults:)` ran (LocalStore+QueryEngine.swift).
+    package internal(set) var lastQueryReport: QueryExecutionReport?
+    /// Orphans and inactive targets by sequence number, local-view references (GarbageCollection/).
+    var garbage = GarbageCollectionIndex()
+    /// How a memory cache collects garbage; nil for a persistent cache.
+    public internal(set) var memoryGarbageCollector: MemoryGarbageCollector?
     private var isClosed = false
 
     init(events: any EventStore) {
@@ -36,17 +44,15 @@ public final class LocalStore {
         }
         let store = LocalStore(events: LogEventStore(log: log))
         do {
+            // Removals met by replay shadow records in any segment there is now (RemovalRecords).
+            store.garbage.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             try store.replay(log)
+            store.rebuildGarbageCollectionIndex()
         } catch {
             try? log.close()
             throw LocalStoreError.wrap(error)
         }
         return store
-    }
-
-    /// A cache that lives in memory only (Firebase's memory cache).
-    public static func inMemory() -> LocalStore {
-        LocalStore(events: MemoryEventStore())
     }
 
     /// Closes the cache and its log.
@@ -65,6 +71,7 @@ public final class LocalStore {
         // Compaction moves records but keeps their sequence numbers, so an eviction may be met before the
         // document event it removed: remember evictions until replay ends.
         var evictedAt: [DocumentKey: UInt64] = [:]
+        var indexConfiguration: IndexConfigurationEvent?
         try log.scan { record in
             guard let kind = EventKind(rawValue: record.kind) else {
                 throw LocalStoreError.dataLoss("the log holds an event of unknown kind \(record.kind) (a newer version wrote it?)")
@@ -76,7 +83,7 @@ public final class LocalStore {
             case .targetSaved, .targetRemoved, .targetMembershipChanged, .globalsChanged:
                 try replayTargetEvent(kind, record)
             case .indexConfigurationChanged:
-                throw LocalStoreError.dataLoss("field-index configuration events are not supported by this version yet")
+                try replayIndexConfiguration(record, newest: &indexConfiguration)
             case .remoteDocumentChanged:
                 let key = try RemoteDocumentEvent.documentKey(from: record.key)
                 let header = try RemoteDocumentHeader.decode(record.value)
@@ -96,11 +103,14 @@ public final class LocalStore {
             case .documentEvicted:
                 let key = try RemoteDocumentEvent.documentKey(from: record.key)
                 evictedAt[key] = max(evictedAt[key] ?? 0, record.lsn)
+                garbage.removals.track(record.location)
                 if let current = remoteDocuments.entry(for: key), current.sequence < record.lsn {
                     remoteDocuments.remove(key)
                     events.retire(current.reference)
                 }
             }
         }
+        // Index entries are not in the log: the backfill rebuilds them from the documents just replayed.
+        if let indexConfiguration { applyIndexConfiguration(indexConfiguration) }
     }
 }

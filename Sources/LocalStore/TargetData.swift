@@ -22,6 +22,9 @@ public struct TargetData: Sendable, Hashable {
         case existenceFilterMismatch = 1
         /// A single document in limbo, to learn whether it still exists.
         case limboResolution = 2
+        /// The query again, after an existence filter's count disagreed and its bloom filter could not say which
+        /// documents were removed (a false positive).
+        case existenceFilterMismatchBloom = 3
     }
 
     /// The version of a target that has not seen a consistent snapshot yet (Firebase's `SnapshotVersion::None`).

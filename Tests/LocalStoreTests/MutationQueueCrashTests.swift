@@ -35,7 +35,7 @@ struct MutationQueueCrashTests: MutationQueueTesting {
     @Test("a crash at any I/O operation of writes, acknowledgements and rejections leaves each one whole or absent")
     func crashAtEveryOperation() throws {
         // The state after each prefix of the workload, from a memory cache.
-        let model = LocalStore.inMemory()
+        let model = keepingMemoryStore()
         var expected = [try snapshot(model)]
         for step in steps {
             try step.run(model)

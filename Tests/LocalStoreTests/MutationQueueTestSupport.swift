@@ -19,7 +19,7 @@ final class RestartableStore {
         switch mode {
         case .memory:
             fs = nil
-            store = LocalStore.inMemory()
+            store = keepingMemoryStore()
         case .persistent:
             let fs = SimulatedFileSystem()
             self.fs = fs

@@ -109,7 +109,7 @@ struct MutationQueueLocalWriteTests: MutationQueueTesting {
 
     @Test("an empty batch is refused with invalidArgument and adds nothing")
     func emptyBatch() throws {
-        let store = LocalStore.inMemory()
+        let store = keepingMemoryStore()
         expectError(.invalidArgument) { try store.writeLocally([], localWriteTime: time(1)) }
         #expect(store.pendingBatchIDs.isEmpty && store.mutationQueue.nextBatchID == 1)
     }
@@ -138,7 +138,7 @@ struct MutationQueueAckTests: MutationQueueTesting {
 
     @Test("an acknowledgement never replaces a cached server copy at the write's version or newer")
     func newerServerCopyWins() throws {
-        let store = LocalStore.inMemory()
+        let store = keepingMemoryStore()
         try store.writeLocally([setData("rooms/a", ["n": .integer(1)])], localWriteTime: time(100))
         try store.applyRemoteDocuments([found("rooms/a", version: 300, ["n": .integer(7)])])
         try store.acknowledgeBatch(acknowledgement(try #require(try store.nextMutationBatch(after: nil)), at: 200))
@@ -147,7 +147,7 @@ struct MutationQueueAckTests: MutationQueueTesting {
 
     @Test("the server's transform results replace the local estimates")
     func transformResults() throws {
-        let store = LocalStore.inMemory()
+        let store = keepingMemoryStore()
         try store.applyRemoteDocuments([found("rooms/a", version: 5, ["n": .integer(41)])])
         try store.writeLocally([updateData("rooms/a", [:], transforms: [increment("n", by: .integer(1))])], localWriteTime: time(100))
         let batch = try #require(try store.nextMutationBatch(after: nil))
@@ -175,7 +175,7 @@ struct MutationQueueAckTests: MutationQueueTesting {
 
     @Test("removing a batch that is not pending for the current user is invalidArgument")
     func notPending() throws {
-        let store = LocalStore.inMemory()
+        let store = keepingMemoryStore()
         let (batchID, _) = try store.writeLocally([setData("rooms/a", [:])], localWriteTime: time(100))
         let batch = try #require(try store.nextMutationBatch(after: nil))
         expectError(.invalidArgument) { try store.rejectBatch(batchID + 1) }

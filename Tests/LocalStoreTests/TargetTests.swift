@@ -53,7 +53,7 @@ struct TargetAllocationTests {
 
     @Test("queries sharing a canonical id but not a target get separate targets, and each finds its own")
     func sharedCanonicalID() throws {
-        let store = LocalStore.inMemory()
+        let store = keepingMemoryStore()
         let a = Filter.field(FieldFilter(FieldPath(segments: ["a"]), .equal, .integer(1)))
         let b = Filter.field(FieldFilter(FieldPath(segments: ["b"]), .equal, .integer(2)))
         let chained = try roomsQuery().filtered(by: a).filtered(by: b)
@@ -161,7 +161,7 @@ struct TargetPersistenceTests {
 
     @Test("the same calls work in memory mode")
     func memory() throws {
-        let store = LocalStore.inMemory()
+        let store = keepingMemoryStore()
         try exercise(store)
         try expectExercised(store)
         try store.setWriteStreamToken([], forUser: "alice")

@@ -9,6 +9,8 @@ protocol EventStore: AnyObject {
     func withValue<T>(of reference: EventReference, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T
     /// Marks an event as superseded: it no longer counts as live and compaction may drop it.
     func retire(_ reference: EventReference)
+    /// The sequence number the next appended event gets (a moment in LRU time).
+    var nextSequence: UInt64 { get }
     func close() throws
 }
 
@@ -46,6 +48,8 @@ final class LogEventStore: EventStore {
         if case .log(let location) = reference { log.retire(location) }
     }
 
+    var nextSequence: UInt64 { log.nextLSN }
+
     func close() throws {
         do {
             try log.close()
@@ -55,29 +59,44 @@ final class LogEventStore: EventStore {
     }
 }
 
-/// Events kept in memory only (memory cache mode): nothing survives the process.
+/// Events kept in memory only (memory cache mode): nothing survives the process. Keeps a running estimate of
+/// its size for LRU garbage collection: each live event counts its key and value bytes plus ``entryOverhead``.
 final class MemoryEventStore: EventStore {
-    private var values: [Int: [UInt8]] = [:]
+    /// The bytes an event costs beyond its key and value: its dictionary entry and the view's reference to it.
+    static let entryOverhead = 48
+
+    private var values: [Int: (value: [UInt8], size: Int)] = [:]
     private var next = 1
+    /// The sum of the live events' estimated sizes.
+    private(set) var estimatedBytes: Int64 = 0
 
     func append(_ events: [EncodedEvent]) throws -> [(reference: EventReference, sequence: UInt64)] {
         events.map { event in
             defer { next += 1 }
-            values[next] = event.value
+            let size = event.key.count + event.value.count + Self.entryOverhead
+            values[next] = (event.value, size)
+            estimatedBytes += Int64(size)
             return (.memory(next), UInt64(next))
         }
     }
 
     func withValue<T>(of reference: EventReference, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        guard case .memory(let id) = reference, let value = values[id] else {
+        guard case .memory(let id) = reference, let value = values[id]?.value else {
             throw LocalStoreError.dataLoss("an event referenced by the cache is gone")
         }
         return try value.withUnsafeBytes { try body($0) }
     }
 
     func retire(_ reference: EventReference) {
-        if case .memory(let id) = reference { values[id] = nil }
+        if case .memory(let id) = reference, let removed = values.removeValue(forKey: id) {
+            estimatedBytes -= Int64(removed.size)
+        }
     }
 
-    func close() throws { values.removeAll() }
+    var nextSequence: UInt64 { UInt64(next) }
+
+    func close() throws {
+        values.removeAll()
+        estimatedBytes = 0
+    }
 }

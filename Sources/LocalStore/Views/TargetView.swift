@@ -12,9 +12,9 @@ import CairnModel
 /// - the latest `targetSaved` of each target; a newer one retires the previous;
 /// - the latest `globalsChanged`; a newer one retires the previous;
 /// - the membership records since each target's latest snapshot (``TargetMembershipView``);
-/// - every `targetRemoved`, which supersedes its target's other records. A removal stays live for good for
-///   now: retiring it once the records it removed are compacted away is the compaction work's
-///   (Docs/LocalStore.md §4).
+/// - every `targetRemoved`, which supersedes its target's other records, until it shadows nothing: the store
+///   retires it once every segment that existed when it was written is compacted away (`RemovalRecords`,
+///   Docs/LocalStore.md §4).
 ///
 /// Sequence numbers decide, not arrival order: replay may meet records out of sequence order after compaction.
 ///

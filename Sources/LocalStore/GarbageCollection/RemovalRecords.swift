@@ -1,0 +1,52 @@
+import SegmentLog
+
+/// The live removal records of a persistent cache (`documentEvicted`, `targetRemoved`) and when each may retire
+/// (Docs/LocalStore.md §4, refinement).
+///
+/// A removal must outlive every older record of its key, or replay would bring the removed document or target
+/// back. When a removal is written, every older record of its key is retired, so compaction never copies one
+/// again: such records can only be in segments that existed when the removal was written. Segment ids only grow
+/// (appends and compaction outputs share one counter), so the removal's **horizon** is the highest segment id
+/// that existed then, and once no segment at or below the horizon remains, the removal shadows nothing and
+/// retires. The highest id is taken from what the store sees — the segment of every removal it appends, the
+/// destination of every record compaction moves, and the highest segment at open (for removals met by replay,
+/// a conservative horizon).
+///
+/// ```swift
+/// var removals = RemovalRecords()
+/// removals.track(location)                                  // horizon: the highest segment seen so far
+/// removals.retirable(oldestSegment: 9)                      // the locations whose horizon is below 9
+/// ```
+struct RemovalRecords {
+    /// Current location of each live removal record → its horizon.
+    private var horizons: [RecordLocation: UInt32] = [:]
+    /// The highest segment id the store has seen.
+    private(set) var highestSegmentSeen: UInt32 = 0
+
+    var count: Int { horizons.count }
+
+    /// Notes a segment the store saw (a compaction output, or the log's newest segment at open).
+    mutating func see(segment: UInt32) {
+        highestSegmentSeen = max(highestSegmentSeen, segment)
+    }
+
+    /// Tracks a removal record just appended or met by replay.
+    mutating func track(_ location: RecordLocation) {
+        see(segment: location.segment)
+        horizons[location] = highestSegmentSeen
+    }
+
+    /// Follows a removal record that compaction moved.
+    mutating func relocate(from: RecordLocation, to: RecordLocation) {
+        see(segment: to.segment)
+        if let horizon = horizons.removeValue(forKey: from) { horizons[to] = horizon }
+    }
+
+    /// Stops tracking and returns the removals whose horizon is below `oldestSegment`, the lowest segment id
+    /// still in the log: they shadow nothing any more.
+    mutating func retirable(oldestSegment: UInt32) -> [RecordLocation] {
+        let done = horizons.filter { $0.value < oldestSegment }.map(\.key)
+        for location in done { horizons[location] = nil }
+        return done
+    }
+}
