@@ -90,7 +90,8 @@ let package = Package(
         // core with a scripted Datastore.
         .testTarget(
             name: "FirestoreSpecTests",
-            dependencies: ["Cairn", "CairnModel", "LocalStore", "SegmentLog", "CairnTestSupport"]
+            dependencies: ["Cairn", "CairnModel", "LocalStore", "SegmentLog", "CairnTestSupport"],
+            exclude: ["README.md"]
         ),
         // Runs the cairn tool's commands on caches the tests build (golden outputs, exit codes, read-only checks).
         .testTarget(

@@ -1,0 +1,16 @@
+import LocalStore
+
+extension FirestoreErrorCode {
+    /// A cache error as the API reports it: data loss stays data loss, a bad call is an internal error (the core
+    /// passed something the cache refuses), storage trouble is `unavailable`, a closed cache `failedPrecondition`.
+    static func fromCache(_ error: any Error) -> FirestoreErrorCode {
+        if let error = error as? FirestoreErrorCode { return error }
+        guard let error = error as? LocalStoreError else { return FirestoreErrorCode(.internal, "\(error)") }
+        switch error.code {
+        case .dataLoss: return FirestoreErrorCode(.dataLoss, "The local cache is damaged: \(error.message)")
+        case .invalidArgument: return FirestoreErrorCode(.internal, "The local cache refused an operation: \(error.message)")
+        case .storage: return FirestoreErrorCode(.unavailable, "The local cache could not be read or written: \(error.message)")
+        case .closed: return FirestoreErrorCode(.failedPrecondition, "The client has already been terminated.")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import CairnModel
+import Foundation
+import LocalStore
+
+/// Read-write transactions with retries (Firebase's `TransactionRunner`): the update function runs against a
+/// fresh ``Transaction``; a commit that fails with a retryable error (`aborted`, `alreadyExists`,
+/// `failedPrecondition`, or a transient error) runs it again after a backoff, up to `maxAttempts` times.
+///
+/// ```swift
+/// client.transaction(updateFunction: { transaction, done in
+///     transaction.lookup([key]) { result in
+///         transaction.write(.set(key, value: ObjectValue(["n": .integer(1)])))
+///         done(.success(1))
+///     }
+/// }, completion: { result in ... })
+/// ```
+extension FirestoreClient {
+    /// Firebase's `kDefaultTransactionMaxAttempts`.
+    static let defaultTransactionMaxAttempts = 5
+
+    /// Runs `updateFunction` in a transaction on the worker queue; it calls `done` with its result, or an
+    /// error to abort without committing. `completion` gets the result of the attempt that committed, or the
+    /// last error. Offline, the reads fail with `unavailable` and so does the transaction.
+    func transaction<T: Sendable>(
+        maxAttempts: Int = FirestoreClient.defaultTransactionMaxAttempts,
+        updateFunction: @escaping @Sendable (Transaction, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
+        completion: @escaping @Sendable (Result<T, FirestoreErrorCode>) -> Void
+    ) {
+        guard maxAttempts >= 1 else {
+            return deliver {
+                completion(.failure(FirestoreErrorCode(.invalidArgument, "maxAttempts must be at least 1, not \(maxAttempts).")))
+            }
+        }
+        let backoff = ExponentialBackoff(queue: queue, timerID: .retryTransaction)
+        queue.enqueue { [self] in
+            runAttempt(maxAttempts, backoff: backoff, updateFunction: updateFunction, completion: completion)
+        }
+    }
+
+    private func runAttempt<T: Sendable>(
+        _ attemptsLeft: Int, backoff: ExponentialBackoff,
+        updateFunction: @escaping @Sendable (Transaction, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
+        completion: @escaping @Sendable (Result<T, FirestoreErrorCode>) -> Void
+    ) {
+        guard !isTerminated else { return deliver { completion(.failure(Self.terminatedError)) } }
+        let transaction = Transaction(datastore: remoteStore.datastore)
+        updateFunction(transaction) { [self] outcome in
+            switch outcome {
+            case .failure(let error):
+                deliver { completion(.failure(error)) }
+            case .success(let value):
+                transaction.commit { [self] error in
+                    guard let error else { return deliver { completion(.success(value)) } }
+                    guard attemptsLeft > 1, Self.isRetryableTransactionError(error.code) else {
+                        return deliver { completion(.failure(error)) }
+                    }
+                    backoff.backoffAndRun { [self] in
+                        runAttempt(attemptsLeft - 1, backoff: backoff, updateFunction: updateFunction, completion: completion)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Firebase's `IsRetryableTransactionError`: contention and precondition failures, and transient errors.
+    static func isRetryableTransactionError(_ code: FirestoreErrorCode.Code) -> Bool {
+        switch code {
+        case .aborted, .alreadyExists, .failedPrecondition: true
+        default: !RemoteStore.isPermanentError(code)
+        }
+    }
+}

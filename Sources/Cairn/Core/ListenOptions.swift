@@ -1,0 +1,39 @@
+/// Where a listener takes its results from (Firebase's `ListenSource`).
+enum ListenSource: Sendable, Equatable {
+    /// The cache first, then the server: the listener keeps a watch target.
+    case `default`
+    /// The cache only: the listener never opens a watch target, but still sees local writes and server data
+    /// that arrive for other listeners.
+    case cache
+}
+
+/// How a query listener filters and gates its events (Firebase's `core::ListenOptions`).
+///
+/// ```swift
+/// let options = ListenOptions(includeDocumentMetadataChanges: true, includeQueryMetadataChanges: true)
+/// ```
+struct ListenOptions: Sendable, Equatable {
+    /// Deliver document changes that only change a document's metadata (its pending writes).
+    var includeDocumentMetadataChanges = false
+    /// Deliver snapshots whose only change is `isFromCache` or `hasPendingWrites`.
+    var includeQueryMetadataChanges = false
+    /// Hold back a from-cache first snapshot while the client may be online (`getDocuments` with the default
+    /// source: answer from the server when it can).
+    var waitForSyncWhenOnline = false
+    var source = ListenSource.default
+
+    init(
+        includeDocumentMetadataChanges: Bool = false, includeQueryMetadataChanges: Bool = false,
+        waitForSyncWhenOnline: Bool = false, source: ListenSource = .default
+    ) {
+        self.includeDocumentMetadataChanges = includeDocumentMetadataChanges
+        self.includeQueryMetadataChanges = includeQueryMetadataChanges
+        self.waitForSyncWhenOnline = waitForSyncWhenOnline
+        self.source = source
+    }
+
+    /// Both kinds of metadata changes, as `addSnapshotListener(includeMetadataChanges: true)` asks.
+    static func includingMetadataChanges(_ include: Bool, source: ListenSource = .default) -> ListenOptions {
+        ListenOptions(includeDocumentMetadataChanges: include, includeQueryMetadataChanges: include, source: source)
+    }
+}
