@@ -66,7 +66,7 @@ struct CacheChart {
         y += 24
 
         let collections = statistics.collections.sorted { ($0.bytes, $1.path) > ($1.bytes, $0.path) }
-        body += heading("Collections: bytes of their documents", y: y)
+        body += heading("Collections: bytes of their documents (encoded, before compression)", y: y)
         y += 14
         let largest = Double(max(collections.first?.bytes ?? 0, 1))
         for collection in collections.prefix(maximumRows) {
