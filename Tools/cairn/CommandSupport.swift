@@ -29,7 +29,9 @@ func reportingInspectionErrors<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
+/// Writes a line to stderr, after what stdout holds so far, so that the two read in order on a terminal.
 func printError(_ text: String) {
+    fflush(nil)
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 

@@ -53,7 +53,7 @@ public final class CacheInspector {
             configuration.frameCacheBytes = 4 << 20
             do {
                 let log = try SegmentLog.open(at: directory, configuration: configuration)
-                let problem = error.storage.map { InspectionError.wrap($0, directory: directory).message } ?? error.message
+                let problem = error.storage.map { "\($0.message)" + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
                 return CacheInspector(directory: directory, log: log, store: nil, replayProblem: problem)
             } catch {
                 throw InspectionError.wrap(error, directory: directory)
