@@ -56,6 +56,24 @@ struct ExitCodeTests {
         #expect(dump.stdout.split(separator: "\n").count == frames[offsets[0]]!.count)
     }
 
+    @Test("verify exits 1 when intact frames hold an event that does not decode, naming it")
+    func verifyBadEvent() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try SampleCache.build(at: directory.path)
+        let log = try SegmentLog.open(at: directory.path)
+        var batch = WriteBatch()
+        batch.append(kind: 1, key: Array("users/zz".utf8), value: [1, 9, 9])
+        let location = try #require(try log.commit(batch).first)
+        let lsn = log.nextLSN - 1
+        try log.close()
+        let run = try Cairn.run(["verify", directory.path])
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stdout.contains("problem: LSN \(lsn) at \(location), remoteDocumentChanged users/zz: cannot decode"), "\(run.stdout)")
+        #expect(run.stdout.contains("problem: replay fails"), "\(run.stdout)")
+        #expect(!run.stdout.contains("damage:"))
+    }
+
     @Test("usage errors exit 2 with the usage on stderr")
     func usage() throws {
         for arguments in [["verify"], ["dump", "/tmp", "--type", "nonsense"], ["gc", "/tmp"], ["inspect", "/tmp", "--threshold", "-5"],
