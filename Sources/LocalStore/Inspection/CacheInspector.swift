@@ -69,12 +69,15 @@ public final class CacheInspector {
     /// The replayed cache, or an error naming why replay failed.
     func replayed() throws -> LocalStore {
         guard let store else {
-            let problem = replayProblem ?? "unknown"
-            if problem.contains("unknown kind") {
+            var foreign = Set<UInt8>()
+            try? log.scan { if EventKind(rawValue: $0.kind) == nil { foreign.insert($0.kind) } }
+            if !foreign.isEmpty {
                 throw InspectionError(
-                    .notACache, "\(directory) holds a log whose records are not Cairn cache events (\(problem))")
+                    .notACache, "\(directory) holds a log whose records are not Cairn cache events (record kinds "
+                        + foreign.sorted().map(String.init).joined(separator: ", ") + ")")
             }
-            throw InspectionError(.corruption, "the cache cannot be replayed: \(problem); run `cairn verify` for a full report")
+            throw InspectionError(
+                .corruption, "the cache cannot be replayed: \(replayProblem ?? "unknown"); run `cairn verify` for a full report")
         }
         return store
     }

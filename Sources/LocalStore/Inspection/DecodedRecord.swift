@@ -45,7 +45,7 @@ public struct DecodedRecord: Sendable {
         do {
             (record.key, record.body) = try decodeEvent(kind, key: view.key, value: view.value)
         } catch {
-            record.problem = "cannot decode (\(InspectionError.wrap(error, directory: "").message))"
+            record.problem = "cannot decode (\((error as? LocalStoreError)?.message ?? "\(error)"))"
         }
         return record
     }
@@ -180,6 +180,6 @@ public struct DecodedRecord: Sendable {
         {
             return text
         }
-        return "hex:" + key.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        return "hex:" + key.map { String(format: "%02x", $0) }.joined()
     }
 }
