@@ -32,5 +32,5 @@ extension LocalStore {
     }
 
     /// The log under a persistent store (nil in memory mode).
-    var log: SegmentLog? { (events as? LogEventStore)?.log }
+    var persistentLog: SegmentLog? { (events as? LogEventStore)?.log }
 }

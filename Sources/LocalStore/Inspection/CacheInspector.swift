@@ -41,7 +41,7 @@ public final class CacheInspector {
     public static func open(at directory: String) throws -> CacheInspector {
         do {
             let store = try LocalStore.openReadOnly(at: directory)
-            return CacheInspector(directory: directory, log: store.log!, store: store, replayProblem: nil)
+            return CacheInspector(directory: directory, log: store.persistentLog!, store: store, replayProblem: nil)
         } catch let error as LocalStoreError {
             let fatal: [StorageError.Code] = [.notALog, .locked, .formatVersion, .io]
             if let storage = error.storage, fatal.contains(storage.code) {

@@ -87,7 +87,7 @@ public enum CacheMaintenance {
         do {
             let store = try LocalStore.open(at: directory)
             defer { try? store.close() }
-            return try body(store, store.log!)
+            return try body(store, store.persistentLog!)
         } catch {
             throw InspectionError.wrap(error, directory: directory)
         }
