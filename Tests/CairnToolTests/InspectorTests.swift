@@ -32,6 +32,22 @@ struct InspectorTests {
         #expect(report.kinds.reduce(0) { $0 + $1.liveRecordBytes } == report.statistics.liveRecordBytes)
     }
 
+    @Test("a store opened read-only refuses writes and changes no byte")
+    func readOnlyStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try SampleCache.build(at: directory.path)
+        let before = try snapshot(of: directory.path)
+        let store = try LocalStore.openReadOnly(at: directory.path)
+        #expect(store.documentCount == 13)
+        #expect(throws: LocalStoreError.self) {
+            try store.writeLocally([.delete(SampleCache.key("users/u1"))], localWriteTime: SampleCache.time(99))
+        }
+        #expect(throws: LocalStoreError.self) { try store.evictDocuments([SampleCache.key("users/u1")]) }
+        try store.close()
+        #expect(try snapshot(of: directory.path) == before)
+    }
+
     @Test("doubles always carry a decimal point; integers never do; non-finite doubles are marked")
     func numbers() {
         #expect(InspectionJSON.value(.double(2)).render() == "2.0")
