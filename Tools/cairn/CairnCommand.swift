@@ -18,15 +18,20 @@ struct CairnCommand: ParsableCommand {
             CrashWriterCommand.self,
         ])
 
-    /// As ArgumentParser's, except that usage errors exit with status 2 (not 64), the status scripts expect
-    /// from every cairn command.
+    /// As ArgumentParser's, except for the exit statuses: usage errors exit 2 (not 64), and so does any other
+    /// unexpected error, so that 1 always means "damage found".
     static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            if exitCode(for: error) == .validationFailure {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
                 printError(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            if code == .failure, !(error is ExitCode) {
+                printError("cairn: error: \(error)")
                 Foundation.exit(2)
             }
             exit(withError: error)

@@ -87,7 +87,7 @@ extension CacheInspector {
             SegmentReport(
                 id: s.id, isActive: s.isActive, fileBytes: s.fileBytes, frames: frames[s.id]?.frameCount ?? 0,
                 compressedFrames: frames[s.id]?.compressedFrameCount ?? 0, records: s.recordCount,
-                recordBytes: s.recordBytes, liveRecordBytes: store == nil ? s.recordBytes : s.liveRecordBytes,
+                recordBytes: s.recordBytes, liveRecordBytes: s.liveRecordBytes,
                 firstSequence: s.recordCount == 0 ? nil : s.minLSN, lastSequence: s.recordCount == 0 ? nil : s.maxLSN)
         }
     }
