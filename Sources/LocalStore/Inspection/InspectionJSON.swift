@@ -6,7 +6,7 @@ import Foundation
 //
 //   null, true, false, "string"     as themselves
 //   integer                         digits, never a decimal point:            42
-//   double                          always a decimal point or exponent:       42.0, 1.5e-07
+//   double                          always a decimal point:                   42.0, 1.5e-07
 //   NaN, Infinity, -Infinity        {"__double__": "NaN"}, {"__double__": "Infinity"}, ...
 //   timestamp                       {"__timestamp__": "2024-01-01T00:00:00.000000000Z"} (UTC, nanoseconds)
 //   pending server timestamp        {"__serverTimestamp__": {"localWriteTime": timestamp, "previous": value}}
@@ -26,7 +26,7 @@ public indirect enum InspectionJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
-    /// A finite double; ``render()`` always writes a decimal point or an exponent.
+    /// A finite double; ``render()`` always writes a decimal point (before any exponent).
     case double(Double)
     case string(String)
     case array([InspectionJSON])
