@@ -59,9 +59,9 @@ struct InspectorTests {
         #expect(InspectionJSON.value(.double(-.infinity)).render() == #"{"__double__":"-Infinity"}"#)
     }
 
-    @Test("timestamps are UTC with nine fractional digits, before and after 1970 and on leap days")
+    @Test("timestamps are UTC with nine fractional digits, before and after 1970, on leap days, and out of range")
     func timestamps() {
-        let cases: [(Int64, Int32, String)] = [
+        var cases: [(Int64, Int32, String)] = [
             (0, 0, "1970-01-01T00:00:00.000000000Z"),
             (-1, 999_999_999, "1969-12-31T23:59:59.999999999Z"),
             (951_782_400, 5, "2000-02-29T00:00:00.000000005Z"),
@@ -69,6 +69,8 @@ struct InspectorTests {
             (-62_135_596_800, 0, "0001-01-01T00:00:00.000000000Z"),
             (253_402_300_799, 0, "9999-12-31T23:59:59.000000000Z"),
         ]
+        // Out of range (only damaged data holds such values): the numbers, never a trap.
+        cases += [(.min, 0, "@\(Int64.min)s+0ns"), (0, -1, "@0s+-1ns"), (253_402_300_800, 0, "@253402300800s+0ns")]
         for (seconds, nanos, text) in cases {
             #expect(InspectionJSON.formatTimestamp(Timestamp(seconds: seconds, nanoseconds: nanos)) == text)
         }

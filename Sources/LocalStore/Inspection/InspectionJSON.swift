@@ -136,14 +136,17 @@ extension InspectionJSON {
         double.isFinite ? .double(double) : value(.double(double))
     }
 
-    /// `2024-01-01T00:00:00.000000000Z`: UTC, always nine fractional digits. Years outside 0001...9999 (not a
-    /// valid Firestore timestamp) are written as seconds, `@-99999999999.000000000`.
+    /// `2024-01-01T00:00:00.000000000Z`: UTC, always nine fractional digits. A value outside Firestore's range
+    /// (years 0001...9999, nanoseconds 0...999,999,999), which only damaged data holds, is written as its two
+    /// numbers: `@-99999999999s+5ns`.
     public static func formatTimestamp(_ timestamp: Timestamp) -> String {
+        guard (-62_135_596_800...253_402_300_799).contains(timestamp.seconds),
+            (0...999_999_999).contains(timestamp.nanoseconds)
+        else { return "@\(timestamp.seconds)s+\(timestamp.nanoseconds)ns" }
         let nanos = pad(Int64(timestamp.nanoseconds), 9)
         let days = timestamp.seconds >= 0 ? timestamp.seconds / 86_400 : (timestamp.seconds - 86_399) / 86_400
         let second = timestamp.seconds - days * 86_400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        guard (1...9999).contains(year) else { return "@\(timestamp.seconds).\(nanos)" }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):"
             + "\(pad(second % 60, 2)).\(nanos)Z"
     }
