@@ -15,6 +15,8 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
     public var recordsLost: Int?
     /// The file.
     public var path: String
+    /// The sequence number of the damaged frame's first record, when its header was intact enough to say.
+    public var firstLSN: UInt64? = nil
 
     public var description: String {
         "segment \(segment) offset \(offset) (+\(length) bytes): \(problem)"
@@ -100,7 +102,7 @@ extension SegmentLog {
             let next = (try? cursor.findNextIntactFrame(after: offset)) ?? nil
             try visit(.damage(Damage(
                 segment: segment, offset: offset, length: (next ?? end) - offset, problem: problem,
-                recordsLost: header.map { Int($0.recordCount) }, path: path)))
+                recordsLost: header.map { Int($0.recordCount) }, path: path, firstLSN: header?.baseLSN)))
             if let next { cursor.skip(to: next) } else { cursor.skip(to: end) }
         }
         while true {

@@ -1,81 +1,106 @@
 import ArgumentParser
 import Foundation
+import LocalStore
 import SegmentLog
 
-/// `cairn dump DIR`: every record (or those a filter selects) in log order, one per line, as text or JSON
-/// Lines. Built on ``SegmentLog/scan(matching:_:)``. Never changes a byte.
+/// `cairn dump DIR`: the cache's records in log order, decoded, from ``CacheInspector/forEachRecord(matching:_:)``.
 struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
-        abstract: "Print a segment log's records in log order.",
+        abstract: "Print a cache's records in log order, decoded (documents as JSON).",
         discussion: """
-            Each line: LSN, location (segment:frameOffset#index), kind, key (UTF-8 when valid, else hex), value size \
-            and the value's first bytes (UTF-8 when printable, else hex).
-            With --json each line is one JSON object with the fields lsn, segment, frameOffset, index, size, kind, \
-            key, keyEncoding ("utf8" or "hex"), valueSize, valuePrefix, valuePrefixEncoding.
-            Exit status: 0 success, 1 corruption found, 2 not a log, a missing segment or an I/O error.
+            Each line: LSN, location (segment:frameOffset#index), event, key, live or retired (superseded by a \
+            newer event; compaction drops it), and the event's contents as JSON.
+            With --json each line is one JSON object: lsn, segment, frameOffset, index, size, kind, event, key, \
+            retired, value, and problem when the record cannot be decoded (unknown kinds read "unknown kind N, \
+            M bytes").
+
+            Firestore types are marked in the JSON: integers have no decimal point (42), doubles always have \
+            one (42.0, 1.0e-07); {"__double__": "NaN"} (or "Infinity", "-Infinity"); \
+            {"__timestamp__": "2024-01-01T00:00:00.000000000Z"} (UTC, nanoseconds); {"__bytes__": "base64"}; \
+            {"__ref__": "projects/p/databases/d/documents/path"}; {"__geo__": [latitude, longitude]}; \
+            {"__serverTimestamp__": {"localWriteTime": ..., "previous": ...}} for a pending server timestamp. \
+            Map keys are sorted.
+            Opens the directory read-only and changes nothing.
+
+            Examples:
+              cairn dump cache --type remoteDocumentChanged --key-prefix rooms/
+              cairn dump cache --json --segment 2 | jq .value.fields
             """)
 
-    @Argument(help: "The log directory.")
+    @Argument(help: "The cache directory.")
     var directory: String
 
-    @Option(name: .customLong("kind"), help: "Only records of this kind (repeat for several).")
-    var kinds: [UInt8] = []
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "Only records of this event (a name such as remoteDocumentChanged, or a kind number); repeat for several.",
+        valueName: "event"))
+    var types: [String] = []
 
-    @Option(help: "Only records whose key starts with this UTF-8 text.")
+    @Option(help: ArgumentHelp("Only records whose key starts with this text (a document path prefix, ...).", valueName: "prefix"))
     var keyPrefix: String?
 
-    @Option(help: "Only records in this segment.")
+    @Option(help: ArgumentHelp("Only records in this segment.", valueName: "id"))
     var segment: UInt32?
-
-    @Option(help: "How many bytes of each value to show.")
-    var valueBytes: Int = 32
 
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    func validate() throws {
-        guard valueBytes >= 0 else { throw ValidationError("--value-bytes must not be negative") }
+    func validate() throws { _ = try kinds() }
+
+    /// The kinds `--type` names.
+    private func kinds() throws -> Set<UInt8>? {
+        guard !types.isEmpty else { return nil }
+        let byName = Dictionary(uniqueKeysWithValues: DecodedRecord.eventNames.map { ($0.value.lowercased(), $0.key) })
+        return Set(try types.map { type in
+            if let kind = UInt8(type) ?? byName[type.lowercased()] { return kind }
+            throw ValidationError(
+                "unknown --type '\(type)'; use a kind number or one of: "
+                    + DecodedRecord.eventNames.keys.sorted().map { DecodedRecord.eventNames[$0]! }.joined(separator: ", "))
+        })
     }
 
     func run() throws {
-        let log = try reportingStorageErrors { try openReadOnly(directory) }
-        defer { try? log.close() }
-        let filter = RecordFilter(
-            kinds: kinds.isEmpty ? nil : Set(kinds), keyPrefix: keyPrefix.map { Array($0.utf8) }, segment: segment)
-        let output = FileHandle.standardOutput
-        var buffer: [UInt8] = []
-        try reportingStorageErrors {
-            try log.scan(matching: filter) { view in
-                buffer.append(contentsOf: (json ? try jsonLine(view) : textLine(view)).utf8)
-                buffer.append(0x0A)
-                if buffer.count >= 1 << 16 {
-                    output.write(Data(buffer))
-                    buffer.removeAll(keepingCapacity: true)
-                }
+        let filter = RecordFilter(kinds: try kinds(), keyPrefix: keyPrefix.map { Array($0.utf8) }, segment: segment)
+        var output = BufferedOutput()
+        defer { output.flush() }
+        try withInspector(directory) { inspector in
+            try inspector.forEachRecord(matching: filter) { record in
+                output.write(json ? Self.jsonLine(record) : Self.textLine(record))
             }
         }
-        output.write(Data(buffer))
     }
 
-    private func textLine(_ view: RecordView) -> String {
-        let key = describeBytes(view.key)
-        let value = describePrefix(view.value, limit: valueBytes)
-        let more = view.value.count > valueBytes ? "..." : ""
-        return "\(view.lsn)  \(view.location)  kind \(view.kind)  \(key.encoding == "hex" ? "hex:" : "")\(key.text)  "
-            + "\(view.value.count) B  \(value.encoding == "hex" ? "hex:" : "")\(value.text)\(more)"
+    static func textLine(_ record: DecodedRecord) -> String {
+        let state = record.isRetired.map { $0 ? "retired" : "live" } ?? "?"
+        let contents = record.problem ?? record.body.render()
+        return "\(record.lsn)  \(record.location)  \(record.event)  \(record.key)  \(state)  \(contents)"
     }
 
-    private func jsonLine(_ view: RecordView) throws -> String {
-        let key = describeBytes(view.key)
-        let value = describePrefix(view.value, limit: valueBytes)
-        let object: [String: Any] = [
-            "lsn": view.lsn, "segment": view.location.segment, "frameOffset": view.location.frameOffset,
-            "index": view.location.index, "size": view.location.size, "kind": view.kind,
-            "key": key.text, "keyEncoding": key.encoding,
-            "valueSize": view.value.count, "valuePrefix": value.text, "valuePrefixEncoding": value.encoding,
+    static func jsonLine(_ record: DecodedRecord) -> String {
+        var members: [(String, InspectionJSON)] = [
+            ("lsn", .integer(Int64(record.lsn))), ("segment", .integer(Int64(record.location.segment))),
+            ("frameOffset", .integer(Int64(record.location.frameOffset))), ("index", .integer(Int64(record.location.index))),
+            ("size", .integer(Int64(record.location.size))), ("kind", .integer(Int64(record.kind))),
+            ("event", .string(record.event)), ("key", .string(record.key)),
+            ("retired", record.isRetired.map { .bool($0) } ?? .null), ("value", record.body),
         ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        if let problem = record.problem { members.append(("problem", .string(problem))) }
+        return InspectionJSON.object(members).render()
+    }
+}
+
+/// Lines to stdout through a 64 KiB buffer.
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,70 +1,104 @@
 import ArgumentParser
-import SegmentLog
+import LocalStore
 
-/// `cairn inspect DIR`: a report of what a log holds, segment by segment and kind by kind, from
-/// ``SegmentLog/inspect(at:fileSystem:)``. Never changes a byte.
+/// `cairn inspect DIR`: the cache at a glance, from ``CacheInspector/report(threshold:)``.
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Report a segment log's segments, frames, record kinds, keys and live/dead bytes.",
+        abstract: "Report what a cache holds: segments, events, documents, outbox, targets, indexes, LRU.",
         discussion: """
-            Opens the log read-only (works while a writer has it open) and changes nothing. "Live" counts the \
-            newest record of each key; the layers above may retire records differently.
-            Exit status: 0 success, 1 corruption found, 2 not a log or an I/O error.
+            Shows the format version; each segment's size, frames, compression ratio and live versus dead \
+            record bytes; the records by event type; documents per collection; the outbox length and its \
+            oldest pending batch; the saved targets; the globals; the field-index configuration; and the \
+            bytes on disk against the cache-size threshold (give the app's with --threshold).
+            Live and dead are exact: the cache's own replay decides which records are superseded.
+            Opens the directory read-only and changes nothing.
+
+            Example:
+              cairn inspect ~/Library/Caches/app/firestore --threshold 52428800
             """)
 
-    @Argument(help: "The log directory.")
+    @Argument(help: "The cache directory.")
     var directory: String
 
+    @OptionGroup var threshold: ThresholdOption
+
     func run() throws {
-        warnIfWriterHoldsLog(directory)
-        let inspection = try reportingStorageErrors { try SegmentLog.inspect(at: directory) }
-        print(Self.report(inspection))
+        let report = try withInspector(directory) { try $0.report(threshold: threshold.threshold) }
+        print(Self.render(report))
     }
 
     /// The report's text.
-    static func report(_ log: LogInspection) -> String {
-        var lines: [String] = []
-        lines.append("log \(log.directory) (format version \(log.formatVersion))")
-        lines.append(
-            "  \(log.segments.count) segment(s), \(formatBytes(log.fileBytes)) on disk; \(log.frameCount) frame(s), "
-                + "\(log.compressedFrameCount) compressed")
-        lines.append(
-            "  \(log.recordCount) record(s), \(formatBytes(log.recordBytes)) encoded; \(log.distinctKeys) distinct key(s); "
-                + "LSN \(log.lsnRange.map { "\($0.lowerBound)...\($0.upperBound)" } ?? "none"), next \(log.nextLSN)")
-        let liveShare = log.recordBytes == 0 ? 0 : Double(log.liveRecordBytes) / Double(log.recordBytes)
-        lines.append(
-            "  live (newest record per key): \(log.liveRecordCount) record(s), \(formatBytes(log.liveRecordBytes)) "
-                + "(\(formatPercent(liveShare))); dead: \(log.recordCount - log.liveRecordCount) record(s), "
-                + "\(formatBytes(log.deadRecordBytes))")
-        if log.recovery.truncatedBytes > 0 {
-            lines.append(
-                "  unfinished tail: \(log.recovery.truncatedBytes) byte(s) after the last commit "
-                    + "(\(log.recovery.tailProblem ?? "unknown")); the next writer to open the log cuts them")
-        }
-        lines.append("")
-        var segmentRows = [["segment", "state", "file bytes", "frames", "compressed", "records", "record bytes", "ratio",
-                            "live bytes", "dead", "LSN"]]
-        for s in log.segments {
+    static func render(_ report: CacheReport) -> String {
+        let statistics = report.statistics
+        var lines = ["format version \(report.formatVersion)", ""]
+        lines.append("segments: \(statistics.segments.count), \(formatBytes(statistics.bytesOnDisk)) on disk")
+        var segmentRows = [["segment", "state", "file bytes", "frames", "compressed", "records", "record bytes",
+                            "ratio", "live bytes", "dead bytes", "dead"]]
+        for s in statistics.segments {
             segmentRows.append([
-                String(s.id), s.isActive ? "active" : "sealed", String(s.fileBytes), String(s.frameCount),
-                String(s.compressedFrameCount), String(s.recordCount), String(s.recordBytes),
-                String(format: "%.2f", s.compressionRatio), String(s.liveRecordBytes), formatPercent(s.deadRatio),
-                s.lsnRange.map { "\($0.lowerBound)...\($0.upperBound)" } ?? "-",
+                String(s.id), s.isActive ? "active" : "sealed", String(s.fileBytes), String(s.frames),
+                String(s.compressedFrames), String(s.records), String(s.recordBytes),
+                String(format: "%.2f", s.compressionRatio), String(s.liveRecordBytes), String(s.deadRecordBytes),
+                formatPercent(s.deadRatio),
             ])
         }
-        lines.append(formatTable(segmentRows))
+        lines.append(indent(formatTable(segmentRows)))
+        if let tail = report.unfinishedTail { lines.append("  unfinished write at the end (the next writer cuts it): \(tail)") }
         lines.append("")
-        var kindRows = [["kind", "records", "record bytes", "live records", "live bytes"]]
-        for k in log.kinds {
-            kindRows.append([
-                String(k.kind), String(k.recordCount), String(k.recordBytes), String(k.liveRecordCount), String(k.liveRecordBytes),
-            ])
+        lines.append("records by event:")
+        var kindRows = [["kind", "event", "records", "bytes", "live records", "live bytes"]]
+        for k in report.kinds {
+            kindRows.append([String(k.kind), k.event, String(k.records), String(k.recordBytes), String(k.liveRecords),
+                             String(k.liveRecordBytes)])
         }
-        lines.append(formatTable(kindRows))
+        lines.append(indent(formatTable(kindRows)))
         lines.append("")
-        lines.append("ratio: record bytes per file byte (headers included). live/dead: newest record per key, an")
-        lines.append("approximation of what the layers above retire.")
+        lines.append("documents: \(report.foundDocuments) found, \(report.missingDocuments) known missing, "
+                     + "\(report.unknownDocuments) unknown; \(statistics.collections.count) collection(s)")
+        var collectionRows = [["collection", "documents", "missing/unknown", "bytes"]]
+        for c in statistics.collections {
+            collectionRows.append([c.path, String(c.documents), String(c.absentDocuments), String(c.bytes)])
+        }
+        if !statistics.collections.isEmpty { lines.append(indent(formatTable(collectionRows))) }
+        lines.append("")
+        let outbox = report.outbox
+        lines.append("outbox: \(outbox.pendingBatches) pending batch(es), \(outbox.writes) write(s)"
+                     + (outbox.batchesPerUser.isEmpty ? "" : "; per user: " + outbox.batchesPerUser.keys.sorted().map {
+                         "\(userName($0)) \(outbox.batchesPerUser[$0]!)" }.joined(separator: ", ")))
+        if let oldest = outbox.oldest {
+            lines.append("  oldest: batch \(oldest.batchID) of \(userName(oldest.user)), written "
+                         + "\(InspectionJSON.formatTimestamp(oldest.localWriteTime)), \(oldest.writes.count) write(s)")
+        }
+        lines.append("")
+        lines.append("targets: \(report.targets.count)")
+        for t in report.targets {
+            lines.append("  target \(t.targetID) (\(t.purpose)): \(t.query)")
+            lines.append("    \(t.documents) document(s), sequence \(t.sequence), snapshot \(t.snapshotVersion), "
+                         + "resume token \(t.resumeTokenBytes) B")
+        }
+        let globals = report.globals
+        lines.append("globals: last remote snapshot \(globals.lastRemoteSnapshotVersion), highest target id "
+                     + "\(globals.highestTargetID), session token \(globals.sessionTokenBytes) B, write-stream tokens for "
+                     + (globals.writeStreamUsers.isEmpty ? "no user" : globals.writeStreamUsers.map(userName).joined(separator: ", ")))
+        lines.append("")
+        lines.append(report.indexConfigurationRecords == 0
+            ? "indexes: none configured"
+            : "indexes: \(report.indexConfigurationRecords) configuration record(s) (not decoded by this build)")
+        lines.append("")
+        let share = statistics.thresholdBytes > 0 ? " (\(formatPercent(Double(statistics.bytesOnDisk) / Double(statistics.thresholdBytes))))" : ""
+        lines.append("LRU: \(formatBytes(statistics.bytesOnDisk)) on disk\(share), threshold \(formatThreshold(statistics.thresholdBytes)); "
+                     + (statistics.thresholdBytes >= 0 && statistics.bytesOnDisk > UInt64(statistics.thresholdBytes)
+                         ? "over: garbage collection would run" : "under: garbage collection would not run"))
+        lines.append("  collectable now: \(report.collectableTargets) inactive target(s), \(report.orphanedDocuments) "
+                     + "orphaned document(s); dead record bytes \(statistics.deadRecordBytes) (compaction frees them)")
         return lines.joined(separator: "\n")
     }
+}
+
+/// `"ada"`, or `(unauthenticated)` for the empty user id.
+func userName(_ user: String) -> String { user.isEmpty ? "(unauthenticated)" : "\"\(user)\"" }
+
+func indent(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
 }

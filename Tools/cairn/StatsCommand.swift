@@ -1,48 +1,67 @@
 import ArgumentParser
 import Foundation
-import SegmentLog
+import LocalStore
 
-/// `cairn stats DIR [--svg PATH]`: live versus dead record bytes per segment, as a table and optionally as an
-/// SVG bar chart. Built on ``SegmentLog/inspect(at:fileSystem:)``; never changes a byte of the log.
+/// `cairn stats DIR [--svg PATH]`: sizes per collection and per segment, from
+/// ``CacheInspector/statistics(threshold:)``, optionally drawn as an SVG picture (``CacheChart``).
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show live versus dead bytes per segment; optionally draw them as an SVG chart.",
+        abstract: "Show documents, bytes and LRU age per collection; optionally draw the cache as SVG.",
         discussion: """
-            "Live" is the newest record of each key, an approximation of what the layers above retire.
-            Exit status: 0 success, 1 corruption found, 2 not a log or an I/O error.
+            Per collection: documents, known-missing or unknown documents, bytes of their latest events, and \
+            their LRU sequence numbers (oldest, median, newest; the age is how many events the log has \
+            appended since). Per segment: live versus dead bytes. Then the bytes on disk against the threshold.
+            --svg draws one picture: each segment as a bar of live and dead bytes, the total on disk with the \
+            threshold line, and the collections' sizes.
+            Opens the directory read-only and changes nothing (the SVG file is written where you say).
+
+            Example:
+              cairn stats cache --threshold 1048576 --svg cache-stats.svg
             """)
 
-    @Argument(help: "The log directory.")
+    @Argument(help: "The cache directory.")
     var directory: String
 
-    @Option(help: "Write an SVG bar chart of live and dead bytes per segment to this file.")
+    @OptionGroup var threshold: ThresholdOption
+
+    @Option(help: ArgumentHelp("Write an SVG picture of the cache to this file.", valueName: "path"))
     var svg: String?
 
     func run() throws {
-        warnIfWriterHoldsLog(directory)
-        let inspection = try reportingStorageErrors { try SegmentLog.inspect(at: directory) }
-        var rows = [["segment", "state", "records", "live bytes", "dead bytes", "dead", "file bytes"]]
-        for s in inspection.segments {
-            rows.append([
-                String(s.id), s.isActive ? "active" : "sealed", String(s.recordCount), String(s.liveRecordBytes),
-                String(s.deadRecordBytes), formatPercent(s.deadRatio), String(s.fileBytes),
-            ])
-        }
-        let deadShare = inspection.recordBytes == 0 ? 0 : Double(inspection.deadRecordBytes) / Double(inspection.recordBytes)
-        rows.append([
-            "total", "", String(inspection.recordCount), String(inspection.liveRecordBytes),
-            String(inspection.deadRecordBytes), formatPercent(deadShare), String(inspection.fileBytes),
-        ])
-        print(formatTable(rows))
+        let statistics = try withInspector(directory) { try $0.statistics(threshold: threshold.threshold) }
+        print(Self.render(statistics))
         guard let svg else { return }
-        let chart = LiveDeadChart(segments: inspection.segments, title: "Live and dead record bytes per segment: \(directory)")
         do {
-            try Data(chart.render().utf8).write(to: URL(fileURLWithPath: svg))
+            try Data(CacheChart(statistics: statistics).render().utf8).write(to: URL(fileURLWithPath: svg))
         } catch {
-            printError("error: cannot write the chart to \(svg): \(error.localizedDescription)")
+            printError("cairn: error: cannot write the picture to \(svg): \(error.localizedDescription)")
             throw ExitCode(2)
         }
-        print("chart written to \(svg)")
+        print("picture written to \(svg)")
+    }
+
+    static func render(_ statistics: CacheStatistics) -> String {
+        var rows = [["collection", "documents", "missing/unknown", "bytes", "oldest seq", "median seq", "newest seq",
+                     "oldest age"]]
+        for c in statistics.collections {
+            rows.append([
+                c.path, String(c.documents), String(c.absentDocuments), String(c.bytes), String(c.oldestSequence),
+                String(c.medianSequence), String(c.newestSequence),
+                c.documents == 0 ? "-" : String(statistics.nextSequence - c.oldestSequence),
+            ])
+        }
+        var segments = [["segment", "state", "file bytes", "live bytes", "dead bytes", "dead"]]
+        for s in statistics.segments {
+            segments.append([String(s.id), s.isActive ? "active" : "sealed", String(s.fileBytes), String(s.liveRecordBytes),
+                             String(s.deadRecordBytes), formatPercent(s.deadRatio)])
+        }
+        let over = statistics.thresholdBytes >= 0 && statistics.bytesOnDisk > UInt64(statistics.thresholdBytes)
+        return [
+            formatTable(rows), "", formatTable(segments), "",
+            "\(formatBytes(statistics.bytesOnDisk)) on disk, threshold \(formatThreshold(statistics.thresholdBytes))"
+                + (over ? ": over, garbage collection would run" : ": under"),
+            "next sequence number \(statistics.nextSequence)",
+        ].joined(separator: "\n")
     }
 }

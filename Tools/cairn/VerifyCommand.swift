@@ -1,48 +1,38 @@
 import ArgumentParser
-import Foundation
-import SegmentLog
+import LocalStore
 
-/// `cairn verify DIR`: reads every frame and reports damage. Exit 0 when clean, 1 on corruption, 2 on usage
-/// or I/O errors.
+/// `cairn verify DIR`: every frame and the cache's invariants, from ``CacheInspector/verify()``.
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check every frame of a segment log without changing a byte.",
-        discussion: "Exit status: 0 clean, 1 corruption found, 2 usage or I/O error.")
+        abstract: "Check every frame and every structural invariant of a cache.",
+        discussion: """
+            Reads every byte of every segment (checksums, decompression, record structure, the manifest's \
+            counts), then decodes every event and replays the cache. Each damaged frame is reported with its \
+            segment, file, offset and length, the problem, how many records (which LSNs) it held, and the last \
+            intact record before it. An unfinished write at the end of the log (a crash during a write that was \
+            never acknowledged) is a note, not damage.
+            Opens the directory read-only and changes nothing.
+            Exit status: 0 clean, 1 damage or a broken invariant found, 2 usage error, not a cache, locked, or an \
+            I/O error.
 
-    @Argument(help: "The log directory.")
+            Example:
+              cairn verify cache || echo "the cache is damaged: delete it and the app rebuilds it"
+            """)
+
+    @Argument(help: "The cache directory.")
     var directory: String
 
     func run() throws {
-        var configuration = SegmentLog.Configuration()
-        configuration.readOnly = true
-        let log: SegmentLog
-        do {
-            log = try SegmentLog.open(at: directory, configuration: configuration)
-        } catch let error as StorageError where error.code == .corruption {
-            printError("corruption: \(error)")
-            throw ExitCode(1)
-        } catch let error as StorageError {
-            printError("error: \(error)")
-            throw ExitCode(2)
-        }
-        let report = try log.verify()
-        print("segments: \(report.segments)  frames: \(report.frames)  records: \(report.records)")
-        for damage in report.damage { print("damage: \(damage) [\(damage.path)]") }
-        for problem in report.inconsistencies { print("inconsistency: \(problem)") }
-        if report.isClean {
-            print("clean")
-        } else {
+        let verification = try withInspector(directory) { try $0.verify() }
+        print("segments: \(verification.segments)  frames: \(verification.frames)  records: \(verification.records)")
+        for damage in verification.damage { print("damage: \(damage)") }
+        for problem in verification.problems { print("problem: \(problem)") }
+        for note in verification.notes { print("note: \(note)") }
+        guard verification.isClean else {
+            printError("cairn: corruption: \(verification.damage.count) damaged frame(s), \(verification.problems.count) problem(s)")
             throw ExitCode(1)
         }
+        print("clean")
     }
-}
-
-func printError(_ text: String) {
-    var standardError = StandardError()
-    print(text, to: &standardError)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) { FileHandle.standardError.write(Data(string.utf8)) }
 }

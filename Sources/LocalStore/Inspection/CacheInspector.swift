@@ -1,0 +1,153 @@
+import CairnModel
+import SegmentLog
+
+/// A read-only look into a persistent cache directory, for tools (`cairn`) and support: what the log holds,
+/// decoded (``forEachRecord(matching:_:)``), a report of the cache (``report(threshold:)``), per-collection
+/// statistics (``statistics(threshold:)``), the outbox (``outbox()``), and a full check (``verify()``).
+/// The commands of `cairn` only format what it returns.
+///
+/// Opening never changes a byte: the log is opened read-only and the cache's views are rebuilt by replay,
+/// which only reads. A directory that a running app holds is refused (``InspectionError/Code/locked``). When
+/// replay fails (damage, an event this build cannot decode) the inspector still opens, so `dump` and `verify`
+/// can show what is there; the reports that need the views then throw, naming the replay's problem.
+///
+/// ```swift
+/// let inspector = try CacheInspector.open(at: "/var/lib/app/cache")
+/// defer { inspector.close() }
+/// let report = try inspector.report(threshold: 100 << 20)
+/// print(report.documents.found, report.outbox.pendingBatches, report.lru.bytesOnDisk)
+/// ```
+public final class CacheInspector {
+    public let directory: String
+    let log: SegmentLog
+    /// The replayed cache, nil when replay failed (see ``replayProblem``).
+    let store: LocalStore?
+    /// Why replaying the cache failed, nil when it succeeded.
+    public let replayProblem: String?
+    /// The frame-level inspection, made once on first use (``logInspection()``).
+    private var inspectionCache: LogInspection?
+
+    private init(directory: String, log: SegmentLog, store: LocalStore?, replayProblem: String?) {
+        self.directory = directory
+        self.log = log
+        self.store = store
+        self.replayProblem = replayProblem
+    }
+
+    /// Opens the cache in `directory` read-only.
+    ///
+    /// - Throws: ``InspectionError`` `.locked` when an app holds the directory, `.notACache` when it holds no
+    ///   cache, `.corruption` when the manifest or a segment header is damaged, `.newerFormat`, `.io`.
+    public static func open(at directory: String) throws -> CacheInspector {
+        do {
+            let store = try LocalStore.openReadOnly(at: directory)
+            return CacheInspector(directory: directory, log: store.persistentLog!, store: store, replayProblem: nil)
+        } catch let error as LocalStoreError {
+            let fatal: [StorageError.Code] = [.notALog, .locked, .formatVersion, .io]
+            if let storage = error.storage, fatal.contains(storage.code) {
+                throw InspectionError.wrap(storage, directory: directory)
+            }
+            // Replay failed: open the log alone, so what is intact can still be read.
+            var configuration = SegmentLog.Configuration()
+            configuration.readOnly = true
+            configuration.frameCacheBytes = 4 << 20
+            do {
+                let log = try SegmentLog.open(at: directory, configuration: configuration)
+                let problem = error.storage.map { "\($0.message)" + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
+                return CacheInspector(directory: directory, log: log, store: nil, replayProblem: problem)
+            } catch {
+                throw InspectionError.wrap(error, directory: directory)
+            }
+        }
+    }
+
+    /// Releases the files. The inspector must not be used afterwards.
+    public func close() {
+        if let store { try? store.close() } else { try? log.close() }
+    }
+
+    /// The replayed cache, or an error naming why replay failed.
+    func replayed() throws -> LocalStore {
+        guard let store else {
+            var foreign = Set<UInt8>()
+            try? log.scan { if EventKind(rawValue: $0.kind) == nil { foreign.insert($0.kind) } }
+            if !foreign.isEmpty {
+                throw InspectionError(
+                    .notACache, "\(directory) holds a log whose records are not Cairn cache events (record kinds "
+                        + foreign.sorted().map(String.init).joined(separator: ", ") + ")")
+            }
+            throw InspectionError(
+                .corruption, "the cache cannot be replayed: \(replayProblem ?? "unknown"); run `cairn verify` for a full report")
+        }
+        return store
+    }
+
+    /// The log's frame-level inspection (one pass over every frame), made once.
+    func logInspection() throws -> LogInspection {
+        if let inspectionCache { return inspectionCache }
+        do {
+            let inspection = try SegmentLog.inspect(at: directory)
+            inspectionCache = inspection
+            return inspection
+        } catch {
+            throw InspectionError.wrap(error, directory: directory)
+        }
+    }
+
+    /// Calls `body` with every record `filter` selects, decoded, in log order.
+    ///
+    /// - Throws: ``InspectionError`` `.invalidArgument` for a segment that does not exist, `.corruption` at the
+    ///   first damaged frame (the records before it have been delivered).
+    public func forEachRecord(matching filter: RecordFilter = RecordFilter(), _ body: (DecodedRecord) throws -> Void) throws {
+        do {
+            try log.scan(matching: filter) { view in
+                try body(DecodedRecord.decode(view, isRetired: store == nil ? nil : log.isRetired(view.location)))
+            }
+        } catch let error as InspectionError {
+            throw error
+        } catch let error as StorageError {
+            throw InspectionError.wrap(error, directory: directory)
+        }
+    }
+
+    /// The pending batches of every user, in batch order, with their writes.
+    public func outbox() throws -> [OutboxBatch] {
+        let store = try replayed()
+        var batches: [OutboxBatch] = []
+        for user in store.mutationQueue.usersWithPendingBatches {
+            for entry in store.mutationQueue.queue(of: user) {
+                let batch = try decodeBatch(entry, in: store)
+                let location: RecordLocation? = if case .log(let location) = entry.reference { location } else { nil }
+                batches.append(OutboxBatch(
+                    batchID: entry.batchID, user: user, localWriteTime: batch.localWriteTime,
+                    writes: batch.mutations.map(DecodedRecord.mutationJSON),
+                    baseWrites: batch.baseMutations.map(DecodedRecord.mutationJSON), location: location))
+            }
+        }
+        return batches.sorted { $0.batchID < $1.batchID }
+    }
+
+    func decodeBatch(_ entry: QueuedBatch, in store: LocalStore) throws -> MutationBatch {
+        do {
+            return try store.events.withValue(of: entry.reference) {
+                try MutationBatchEvent.decodeAdded($0, batchID: entry.batchID).batch
+            }
+        } catch {
+            throw InspectionError.wrap(error, directory: directory)
+        }
+    }
+}
+
+/// A pending batch of the outbox (``CacheInspector/outbox()``).
+public struct OutboxBatch: Sendable {
+    public var batchID: Int
+    /// The user who wrote it; empty for the unauthenticated user.
+    public var user: String
+    public var localWriteTime: Timestamp
+    /// The writes, as `dump` shows them (`{"op":"set","key":...}`).
+    public var writes: [InspectionJSON]
+    /// The base writes pinning increments to the value they started from.
+    public var baseWrites: [InspectionJSON]
+    /// Where its `mutationBatchAdded` record is.
+    public var location: RecordLocation?
+}

@@ -1,0 +1,148 @@
+import CairnModel
+import SegmentLog
+
+/// Everything `cairn inspect` shows about a cache: the log's format and segments, the records by event, the
+/// documents by collection, the outbox, the targets, the globals, the field indexes and the LRU threshold
+/// against the bytes on disk (``CacheInspector/report(threshold:)``).
+///
+/// ```swift
+/// let report = try inspector.report(threshold: 100 << 20)
+/// print(report.formatVersion, report.statistics.bytesOnDisk, report.outbox.oldest?.batchID ?? 0)
+/// ```
+public struct CacheReport: Sendable {
+    /// The MANIFEST's format version.
+    public var formatVersion: UInt32
+    /// Segments, collections, threshold.
+    public var statistics: CacheStatistics
+    /// Records per event kind, ascending by kind.
+    public var kinds: [KindReport]
+    public var foundDocuments: Int
+    public var missingDocuments: Int
+    public var unknownDocuments: Int
+    public var outbox: OutboxSummary
+    /// Saved targets, by id.
+    public var targets: [TargetReport]
+    public var globals: GlobalsReport
+    /// `indexConfigurationChanged` records in the log (this build does not decode them).
+    public var indexConfigurationRecords: Int
+    /// What LRU garbage collection could remove now: targets (all inactive offline) and orphaned documents
+    /// (in no target, under no pending write).
+    public var collectableTargets: Int
+    public var orphanedDocuments: Int
+    /// A torn or unfinished write at the end of the active segment, which the next writer cuts; nil when none.
+    public var unfinishedTail: String?
+}
+
+/// The records of one event kind.
+public struct KindReport: Sendable, Equatable, Codable {
+    public var kind: UInt8
+    /// The event's name, or `unknown`.
+    public var event: String
+    public var records: Int
+    public var recordBytes: UInt64
+    /// Records that replay did not supersede.
+    public var liveRecords: Int
+    public var liveRecordBytes: UInt64
+}
+
+/// The outbox at a glance.
+public struct OutboxSummary: Sendable {
+    public var pendingBatches: Int
+    public var writes: Int
+    /// Pending batches per user (the empty string is the unauthenticated user), by user.
+    public var batchesPerUser: [String: Int]
+    /// The oldest pending batch, the next the write pipeline sends.
+    public var oldest: OutboxBatch?
+}
+
+/// A saved target.
+public struct TargetReport: Sendable, Equatable, Codable {
+    public var targetID: Int32
+    /// The canonical id of its query.
+    public var query: String
+    public var purpose: String
+    /// Its LRU sequence number (the LSN of its latest save).
+    public var sequence: UInt64
+    public var snapshotVersion: String
+    public var resumeTokenBytes: Int
+    /// Documents in its result set.
+    public var documents: Int
+}
+
+/// The cache-wide globals.
+public struct GlobalsReport: Sendable, Equatable, Codable {
+    public var lastRemoteSnapshotVersion: String
+    public var highestTargetID: Int32
+    public var sessionTokenBytes: Int
+    /// Users with a saved write-stream token.
+    public var writeStreamUsers: [String]
+}
+
+extension CacheInspector {
+    /// The whole report. `threshold` is the app's cache-size threshold (the cache does not store it; Firebase's
+    /// default is 100 MB).
+    public func report(threshold: Int64) throws -> CacheReport {
+        let store = try replayed()
+        var kinds: [UInt8: KindReport] = [:]
+        do {
+            try log.scan { view in
+                var kind = kinds[view.kind]
+                    ?? KindReport(kind: view.kind, event: DecodedRecord.eventNames[view.kind] ?? "unknown", records: 0,
+                                  recordBytes: 0, liveRecords: 0, liveRecordBytes: 0)
+                kind.records += 1
+                kind.recordBytes += UInt64(view.location.size)
+                if !log.isRetired(view.location) {
+                    kind.liveRecords += 1
+                    kind.liveRecordBytes += UInt64(view.location.size)
+                }
+                kinds[view.kind] = kind
+            }
+        } catch {
+            throw InspectionError.wrap(error, directory: directory)
+        }
+        let entries = store.remoteDocuments.allEntries()
+        let pinned = Set(try outbox().flatMap { batch in batch.writes.compactMap(Self.writtenKey) })
+        let orphans = entries.filter { !pinned.contains($0.key.description) && store.targetIDs(containing: $0.key).isEmpty }
+        return CacheReport(
+            formatVersion: try logInspection().formatVersion, statistics: try statistics(threshold: threshold),
+            kinds: kinds.values.sorted { $0.kind < $1.kind },
+            foundDocuments: entries.count { $0.entry.state == .found },
+            missingDocuments: entries.count { $0.entry.state == .noDocument },
+            unknownDocuments: entries.count { $0.entry.state == .unknown },
+            outbox: try outboxSummary(), targets: targetReports(store), globals: globalsReport(store),
+            indexConfigurationRecords: kinds[EventKind.indexConfigurationChanged.rawValue]?.records ?? 0,
+            collectableTargets: store.targets.saved.count { store.targets.active[$0.key] == nil },
+            orphanedDocuments: orphans.count,
+            unfinishedTail: log.recoveryReport.truncatedBytes == 0 ? nil
+                : "\(log.recoveryReport.truncatedBytes) bytes (\(log.recoveryReport.tailProblem ?? "unfinished write"))")
+    }
+
+    private static func writtenKey(_ write: InspectionJSON) -> String? {
+        guard case .object(let members) = write, case .string(let key)? = members.first(where: { $0.0 == "key" })?.1 else { return nil }
+        return key
+    }
+
+    private func outboxSummary() throws -> OutboxSummary {
+        let batches = try outbox()
+        return OutboxSummary(
+            pendingBatches: batches.count, writes: batches.reduce(0) { $0 + $1.writes.count },
+            batchesPerUser: batches.reduce(into: [:]) { $0[$1.user, default: 0] += 1 }, oldest: batches.first)
+    }
+
+    private func targetReports(_ store: LocalStore) -> [TargetReport] {
+        store.targets.saved.values.map(\.data).sorted { $0.targetID < $1.targetID }.map { data in
+            TargetReport(
+                targetID: data.targetID, query: data.target.canonicalID, purpose: "\(data.purpose)",
+                sequence: data.sequenceNumber, snapshotVersion: InspectionJSON.formatTimestamp(data.snapshotVersion),
+                resumeTokenBytes: data.resumeToken.count, documents: store.remoteKeys(forTarget: data.targetID).count)
+        }
+    }
+
+    private func globalsReport(_ store: LocalStore) -> GlobalsReport {
+        let globals = store.targets.globals
+        return GlobalsReport(
+            lastRemoteSnapshotVersion: InspectionJSON.formatTimestamp(globals.lastRemoteSnapshotVersion),
+            highestTargetID: globals.highestTargetID, sessionTokenBytes: globals.sessionToken.count,
+            writeStreamUsers: globals.writeStreamTokens.keys.sorted())
+    }
+}

@@ -1,2 +1,0 @@
-// The CairnToolTests suites are written in this folder; this file keeps the target non-empty until they land.
-enum CairnToolTestsPlaceholder {}
