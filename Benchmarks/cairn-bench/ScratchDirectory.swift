@@ -36,7 +36,10 @@ final class ScratchDirectory {
     func removeAll() throws { try remove(path) }
 
     /// Bytes of the regular files under `directory`, for reporting how much disk a store takes.
-    func diskBytes(_ directory: String) -> Int {
+    func diskBytes(_ directory: String) -> Int { Self.diskBytes(directory) }
+
+    /// Bytes of the regular files under `directory` (any directory, not only the scratch directory's).
+    static func diskBytes(_ directory: String) -> Int {
         guard let files = FileManager.default.enumerator(atPath: directory) else { return 0 }
         var total = 0
         for case let name as String in files {

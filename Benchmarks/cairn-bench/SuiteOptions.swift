@@ -3,7 +3,7 @@
 import ArgumentParser
 import Foundation
 
-/// Options shared by the suites (`cairn-bench engine`, and later `cairn-bench query`).
+/// Options shared by the suites (`cairn-bench engine`, `cairn-bench query`).
 struct SuiteOptions: ParsableArguments {
     @Option(help: "Timed runs per engine and workload (engines alternate run by run).")
     var runs = 5

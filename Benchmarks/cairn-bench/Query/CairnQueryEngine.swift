@@ -1,0 +1,82 @@
+// Cairn's side of the query suite: LocalStore on SegmentLog through its public API, as the client core uses
+// it — `applyRemoteDocuments` to fill the cache, `setIndexConfiguration(json:)` and the index backfill,
+// `executeQuery(_:usePreviousResults:)` for queries (what `getDocuments(source: .cache)` and listeners run),
+// `writeLocally` for the outbox, targets for listens, and `collectGarbage(threshold:maxRounds:)`.
+
+import CairnModel
+import LocalStore
+import SegmentLog
+
+/// Cairn's LocalStore with SegmentLog's default configuration (durability `.full`: every append is synced
+/// before it returns; 32 MiB frame cache), except while loading a fixture (durability `.none`).
+final class CairnQueryEngine: QueryEngine {
+    let name = "cairn"
+    let isPersistent = true
+    /// Documents per `applyRemoteDocuments` call while loading.
+    private let chunk = 1000
+
+    func load(_ corpus: QueryCorpus, into directory: String) throws {
+        var configuration = SegmentLog.Configuration()
+        configuration.durability = .none
+        let store = try LocalStore.open(at: directory, configuration: configuration)
+        try store.setIndexConfiguration(json: QueryCatalog.indexConfiguration)
+        var start = 0
+        while start < corpus.count {
+            try store.applyRemoteDocuments(corpus.documents(start..<min(start + chunk, corpus.count)))
+            start += chunk
+        }
+        try store.close()
+    }
+
+    func open(_ directory: String) throws -> any QueryCache {
+        CairnQueryCache(store: try LocalStore.open(at: directory))
+    }
+}
+
+/// An open LocalStore.
+final class CairnQueryCache: QueryCache {
+    let store: LocalStore
+    /// The cache's size after the last garbage collection.
+    private var lastKnownBytes: Int64?
+
+    init(store: LocalStore) {
+        self.store = store
+    }
+
+    func execute(_ query: Query) throws -> [Document] {
+        try store.executeQuery(query, usePreviousResults: true).documents
+    }
+
+    /// Runs the index backfill to the end (the core runs it in steps of 50 documents on a timer; an app that
+    /// has been open for a while has finished it).
+    func catchUp() throws {
+        while try store.backfillIndexes(maxDocuments: 10_000) > 0 {}
+    }
+
+    func write(_ mutations: [Mutation]) throws {
+        try store.writeLocally(mutations, localWriteTime: benchWriteTime)
+    }
+
+    func listen(_ query: Query) throws {
+        let keys = Set(try execute(query).map(\.key))
+        let target = try store.allocateTarget(query)
+        try store.updateTarget(target, added: keys, removed: [])
+    }
+
+    /// LocalStore's own measure (the segment files' bytes), as the last collection reported it; before any,
+    /// from a collection that runs no round.
+    func cacheBytes() throws -> Int64 {
+        if let lastKnownBytes { return lastKnownBytes }
+        let bytes = Int64(try store.collectGarbage(threshold: .max, maxRounds: 0).bytesAfter)
+        lastKnownBytes = bytes
+        return bytes
+    }
+
+    func collectGarbageRound(threshold: Int64) throws -> Bool {
+        let result = try store.collectGarbage(threshold: threshold, maxRounds: 1)
+        lastKnownBytes = Int64(result.bytesAfter)
+        return result.rounds > 0 && result.documentsEvicted + result.targetsRemoved > 0
+    }
+
+    func close() throws { try store.close() }
+}

@@ -1,0 +1,92 @@
+// `--svg`: the suite's results as one SVG chart. Every workload is a group of bars, one per engine, showing
+// its speed relative to the SQLite baseline on a shared logarithmic axis (for times: SQLite's median over the
+// engine's; for rates: the engine's over SQLite's), so bars right of the 1x line beat SQLite. Each bar is
+// labelled with the engine's measured median in the workload's own unit.
+
+import Foundation
+
+/// Draws a ``QueryReport`` as SVG.
+struct QueryChart {
+    let report: QueryReport
+
+    private static let colors = ["cairn": "#1b7f79", "sqlite": "#8d99a6", "limit": "#e0a526"]
+    private static let labelWidth = 230.0
+    private static let plotWidth = 520.0
+    private static let barHeight = 14.0
+    private static let barGap = 3.0
+    private static let groupGap = 16.0
+    private static let top = 70.0
+
+    /// How many times faster than SQLite `engine` is on `result` (nil when either is missing).
+    static func speedup(_ result: QueryWorkloadResult, _ engine: String) -> Double? {
+        guard let value = result.result(engine)?.summary.median, let sqlite = result.result("sqlite")?.summary.median,
+            value > 0, sqlite > 0
+        else { return nil }
+        return result.higherIsBetter ? value / sqlite : sqlite / value
+    }
+
+    func svg() -> String {
+        let speedups = report.results.flatMap { result in QueryReport.engines.compactMap { Self.speedup(result, $0) } }
+        let low = pow(10, (log10(min(speedups.min() ?? 1, 0.5))).rounded(.down))
+        let high = pow(10, (log10(max(speedups.max() ?? 1, 2))).rounded(.up))
+        func x(_ value: Double) -> Double {
+            Self.labelWidth + (log10(value) - log10(low)) / (log10(high) - log10(low)) * Self.plotWidth
+        }
+        var body = ""
+        var y = Self.top
+        for result in report.results {
+            let engines = QueryReport.engines.filter { result.result($0) != nil }
+            let groupHeight = Double(engines.count) * (Self.barHeight + Self.barGap)
+            body += text(result.name, x: Self.labelWidth - 10, y: y + groupHeight / 2 + 4, anchor: "end", weight: "bold")
+            for engine in engines {
+                guard let measured = result.result(engine), let speedup = Self.speedup(result, engine) else { continue }
+                let end = x(speedup)
+                body += "<rect x=\"\(Self.labelWidth)\" y=\"\(y)\" width=\"\(max(end - Self.labelWidth, 1))\" "
+                    + "height=\"\(Self.barHeight)\" fill=\"\(Self.colors[engine] ?? "#555")\"/>\n"
+                let label = "\(engine) \(QueryReport.format(measured.summary.median, unit: result.unit))"
+                    + (engine == "sqlite" ? "" : " (" + QueryReport.ratio(speedup) + ")")
+                    + (measured.failed ? " did not finish" : "")
+                body += text(label, x: end + 5, y: y + Self.barHeight - 3, anchor: "start", size: 11)
+                y += Self.barHeight + Self.barGap
+            }
+            y += Self.groupGap
+        }
+        var grid = ""
+        var tick = low
+        while tick <= high * 1.0001 {
+            let position = x(tick)
+            let isBaseline = abs(tick - 1) < 1e-9
+            grid += "<line x1=\"\(position)\" y1=\"\(Self.top - 8)\" x2=\"\(position)\" y2=\"\(y - Self.groupGap + 4)\" "
+                + "stroke=\"\(isBaseline ? "#333" : "#ddd")\" stroke-width=\"\(isBaseline ? 1.5 : 1)\"/>\n"
+            grid += text(Self.tickLabel(tick), x: position, y: Self.top - 12, anchor: "middle", size: 11)
+            tick *= 10
+        }
+        let width = Self.labelWidth + Self.plotWidth + 190
+        let height = y + 10
+        let title = "cairn-bench query: \(Console.compact(Double(report.documents))) cached documents, "
+            + "median of \(report.runs) interleaved runs"
+        let subtitle = "speed relative to SQLite laid out like Firebase Android (log scale; right of 1x = faster); "
+            + "labels: measured medians"
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif">
+            <rect width="100%" height="100%" fill="white"/>
+            \(text(title, x: 10, y: 22, anchor: "start", size: 15, weight: "bold"))\
+            \(text(subtitle, x: 10, y: 40, anchor: "start", size: 11))\
+            \(grid)\(body)</svg>
+
+            """
+    }
+
+    private static func tickLabel(_ value: Double) -> String {
+        value >= 1 ? String(format: "%.0fx", value) : String(format: "%gx", value)
+    }
+
+    private func text(
+        _ content: String, x: Double, y: Double, anchor: String, size: Int = 12, weight: String = "normal"
+    ) -> String {
+        let escaped = content.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        return "<text x=\"\(x)\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\">"
+            + escaped + "</text>\n"
+    }
+}

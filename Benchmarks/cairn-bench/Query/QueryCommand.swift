@@ -1,0 +1,115 @@
+// `cairn-bench query`: Cairn's LocalStore against a SQLite cache laid out like Firebase's Android SDK and an
+// in-memory floor, on the offline queries that are slow in Firebase's SDKs once the cache grows (issue 7),
+// plus local writes, cold open, listener latency and LRU garbage collection.
+
+import ArgumentParser
+import Foundation
+
+/// Runs the query suite.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Cairn's LocalStore vs SQLite laid out like Firebase Android vs an in-memory floor: offline queries.",
+        discussion: """
+            Workloads: \(QuerySuite.workloadNames.joined(separator: ", ")). Builds a cache of --docs documents \
+            (~1 KiB each; orders, users and rooms/*/messages) in each engine, then runs the engines in turn \
+            (cairn 1, sqlite 1, limit 1, cairn 2, ...). The table shows medians, p95 and ratios; --json and \
+            --svg write the same results. Files live in a temporary directory removed at the end.
+            """)
+
+    @OptionGroup var options: SuiteOptions
+
+    @Option(help: "Cached documents (multiplied by --scale).")
+    var docs = 100_000
+
+    @Option(help: "Also draw the results as an SVG chart at this path.")
+    var svg: String?
+
+    func validate() throws {
+        _ = try options.selectedWorkloads(from: QuerySuite.workloadNames)
+        guard options.scaled(docs) >= 1000 else {
+            throw ValidationError("--docs times --scale must be at least 1000 (the listened chat alone holds 1,000 messages)")
+        }
+    }
+
+    func run() throws {
+        try QuerySuite(options: options, documents: options.scaled(docs), svg: svg).run()
+    }
+}
+
+/// Builds the selected workloads, runs them, and writes the table, the JSON and the chart.
+struct QuerySuite {
+    let options: SuiteOptions
+    let documents: Int
+    let svg: String?
+
+    static let workloadNames = [
+        "query_scan_eq", "query_scan_range_order_limit", "query_index_range_order_limit", "query_index_array_contains",
+        "query_collection_group", "write_batched_500", "cold_open_first_query", "listener_latency",
+        "lru_gc_to_threshold",
+    ]
+
+    func run() throws {
+        let names = try options.selectedWorkloads(from: Self.workloadNames)
+        let scratch = try ScratchDirectory()
+        let fixture = QueryFixture(corpus: QueryCorpus(count: documents), scratch: scratch)
+        defer {
+            do { try fixture.closeAll() } catch { Console.progress("could not close a cache: \(error)") }
+            do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
+        }
+        Console.progress("scratch directory \(scratch.path), \(documents) documents, \(options.runs) runs")
+        let engines: [any QueryEngine] = [CairnQueryEngine(), AndroidSQLiteEngine(), MemoryFloorEngine()]
+        var results: [QueryWorkloadResult] = []
+        for name in names {
+            results.append(try QueryHarness.run(try workload(name, fixture), engines: engines, runs: options.runs))
+        }
+        let report = QueryReport(documents: documents, runs: options.runs, results: results)
+        print(report.table(), terminator: "")
+        if let path = options.json {
+            try report.json().write(to: URL(fileURLWithPath: path))
+            Console.progress("wrote \(path)")
+        }
+        if let svg {
+            try Data(QueryChart(report: report).svg().utf8).write(to: URL(fileURLWithPath: svg))
+            Console.progress("wrote \(svg)")
+        }
+    }
+
+    private func workload(_ name: String, _ fixture: QueryFixture) throws -> any QueryWorkload {
+        switch name {
+        case "query_scan_eq":
+            return QueryExecutionWorkload(
+                name: name, query: try QueryCatalog.scanEquality(),
+                description: "`orders where region == \"r42\"` (1% of the orders, no index)", fixture: fixture)
+        case "query_scan_range_order_limit":
+            return QueryExecutionWorkload(
+                name: name, query: try QueryCatalog.scanRangeOrderLimit(),
+                description: "`orders where amount > 500 order by amount limit 20` (half the orders match, no index)",
+                fixture: fixture)
+        case "query_index_range_order_limit":
+            return QueryExecutionWorkload(
+                name: name, query: try QueryCatalog.indexRangeOrderLimit(),
+                description: "`orders where createdAt > middle order by createdAt limit 20` (index createdAt asc)",
+                fixture: fixture)
+        case "query_index_array_contains":
+            return QueryExecutionWorkload(
+                name: name, query: try QueryCatalog.indexArrayContains(),
+                description: "`orders where tags array-contains \"priority\"` (index tags contains)", fixture: fixture)
+        case "query_collection_group":
+            return QueryExecutionWorkload(
+                name: name, query: try QueryCatalog.collectionGroupEquality(),
+                description: "`collectionGroup(\"messages\") where channel == \"c07\"` (1% of the messages, no index)",
+                fixture: fixture)
+        case "write_batched_500":
+            return WriteBatchWorkload(batchCount: 10, corpus: fixture.corpus, scratch: fixture.scratch)
+        case "cold_open_first_query":
+            return ColdOpenWorkload(query: try QueryCatalog.scanEquality(), fixture: fixture)
+        case "listener_latency":
+            return ListenerLatencyWorkload(query: try QueryCatalog.lobbyBySentAt(), writes: 50, fixture: fixture)
+        case "lru_gc_to_threshold":
+            return GarbageCollectionWorkload(query: try QueryCatalog.lobbyBySentAt(), fixture: fixture)
+        default:
+            throw BenchError("workload \(name) is listed but not built")
+        }
+    }
+}

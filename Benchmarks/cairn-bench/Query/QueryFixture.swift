@@ -1,0 +1,63 @@
+// The query suite's shared fixture: the corpus loaded once per engine into the scratch directory, a warm
+// open cache per engine for the query workloads, and copies of the loaded cache for workloads that change it
+// (listener writes, garbage collection) or must open it themselves (cold open). A loaded cache has one owner
+// at a time (Cairn's LOCK file, SQLite's exclusive locking mode), so the warm cache is closed before the
+// directory is opened or copied by anyone else.
+
+import Foundation
+
+/// The loaded caches of one corpus.
+final class QueryFixture {
+    let corpus: QueryCorpus
+    let scratch: ScratchDirectory
+    private var directories: [String: String] = [:]
+    private var warm: [String: any QueryCache] = [:]
+
+    init(corpus: QueryCorpus, scratch: ScratchDirectory) {
+        self.corpus = corpus
+        self.scratch = scratch
+    }
+
+    /// The directory of `engine`'s loaded cache, loading it on first use.
+    func directory(for engine: any QueryEngine) throws -> String {
+        if let directory = directories[engine.name] { return directory }
+        let directory = try scratch.freshDirectory("fixture/\(engine.name)")
+        Console.progress("loading \(Console.compact(Double(corpus.count))) documents into \(engine.name)")
+        let clock = ContinuousClock()
+        let start = clock.now
+        try engine.load(corpus, into: directory)
+        let size = engine.isPersistent ? ", \(Console.megabytes(scratch.diskBytes(directory))) on disk" : ""
+        Console.progress("loaded \(engine.name) in \(Console.seconds(clock.now - start))\(size)")
+        directories[engine.name] = directory
+        return directory
+    }
+
+    /// `engine`'s loaded cache, open and caught up (index backfill done); opened on first use and kept open.
+    func warmCache(for engine: any QueryEngine) throws -> any QueryCache {
+        if let cache = warm[engine.name] { return cache }
+        let cache = try engine.open(try directory(for: engine))
+        try cache.catchUp()
+        warm[engine.name] = cache
+        return cache
+    }
+
+    /// Closes `engine`'s warm cache, if open, so that its directory can be opened or copied.
+    func closeWarmCache(for engine: any QueryEngine) throws {
+        try warm.removeValue(forKey: engine.name)?.close()
+    }
+
+    /// A new copy of `engine`'s loaded cache in `name`, for a run that changes it.
+    func copy(for engine: any QueryEngine, name: String) throws -> String {
+        let source = try directory(for: engine)
+        try closeWarmCache(for: engine)
+        let destination = scratch.path + "/" + name
+        try scratch.remove(destination)
+        try FileManager.default.copyItem(atPath: source, toPath: destination)
+        return destination
+    }
+
+    /// Closes every warm cache.
+    func closeAll() throws {
+        for name in Array(warm.keys) { try warm.removeValue(forKey: name)?.close() }
+    }
+}

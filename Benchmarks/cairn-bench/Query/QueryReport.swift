@@ -1,0 +1,107 @@
+// The query suite's results: a table for people on standard output and JSON for tools, in the engine suite's
+// shape: `{"suite": "query", "docs": N, "workloads": [{"name", "unit", "higher_is_better", "cairn", "sqlite",
+// "limit", "advantage", "limit_ratio", ...}]}`. Values are medians; `advantage` > 1 means Cairn beats SQLite;
+// `limit_ratio` is Cairn's time over the in-memory floor's; `<engine>_p95` is the slow tail (95th percentile of
+// times, 5th percentile of rates). Absent engines and ratios are JSON null.
+
+import Foundation
+
+/// The results of one run of the suite.
+struct QueryReport {
+    let documents: Int
+    let runs: Int
+    let results: [QueryWorkloadResult]
+
+    static let engines = ["cairn", "sqlite", "limit"]
+
+    /// A value in its unit: milliseconds with three significant digits, rates compact (`12.3k docs/s`).
+    static func format(_ value: Double, unit: String) -> String {
+        guard unit == "ms" else { return Console.compact(value) + " " + unit }
+        if value >= 1000 { return String(format: "%.3g s", value / 1000) }
+        if value >= 1 { return String(format: "%.3g ms", value) }
+        return String(format: "%.3g µs", value * 1000)
+    }
+
+    static func ratio(_ value: Double?) -> String {
+        guard let value else { return "–" }
+        return value >= 100 ? String(format: "%.0fx", value) : value >= 0.1 ? String(format: "%.2fx", value)
+            : String(format: "%.2gx", value)
+    }
+
+    func table() -> String {
+        let header = [
+            "workload", "cairn", "sqlite", "limit", "advantage", "limit ratio", "cairn tail", "sqlite tail",
+            "cairn min–max", "secondary (cairn / sqlite)",
+        ]
+        let rows = results.map { result -> [String] in
+            func median(_ engine: String) -> String {
+                result.result(engine).map {
+                    Self.format($0.summary.median, unit: result.unit) + ($0.failed ? " (failed)" : "")
+                } ?? "–"
+            }
+            func p95(_ engine: String) -> String {
+                result.result(engine).map {
+                    Self.format($0.p95(higherIsBetter: result.higherIsBetter), unit: result.unit)
+                } ?? "–"
+            }
+            let spread = result.result("cairn").map {
+                Self.format($0.summary.min, unit: result.unit) + " – " + Self.format($0.summary.max, unit: result.unit)
+            } ?? "–"
+            let secondary = result.secondaryLabel.map { label in
+                let values = ["cairn", "sqlite"].map { engine in
+                    result.result(engine)?.secondary.map { Self.format($0, unit: "ms") } ?? "–"
+                }
+                return "\(label.replacingOccurrences(of: " ms", with: "")): " + values.joined(separator: " / ")
+            } ?? ""
+            return [
+                result.name, median("cairn"), median("sqlite"), median("limit"), Self.ratio(result.advantage),
+                Self.ratio(result.limitRatio), p95("cairn"), p95("sqlite"), spread, secondary,
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 || column == cells.count - 1 ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }
+        var text = "query suite: \(Console.compact(Double(documents))) cached documents, \(runs) interleaved runs per "
+            + "engine; medians; advantage > 1 means cairn beats sqlite; limit ratio = cairn / in-memory floor; "
+            + "tail = p95 of times, p5 of rates\n\n"
+        text += line(header) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
+        for row in rows { text += line(row) + "\n" }
+        text += "\n"
+        for result in results { text += "\(result.name) (\(result.unit)): \(result.note)\n" }
+        return text
+    }
+
+    func json() throws -> Data {
+        var workloads: [[String: Any]] = []
+        for result in results {
+            var entry: [String: Any] = [
+                "name": result.name, "unit": result.unit, "higher_is_better": result.higherIsBetter,
+                "note": result.note,
+                "advantage": result.advantage ?? NSNull(), "limit_ratio": result.limitRatio ?? NSNull(),
+            ]
+            for engine in Self.engines {
+                guard let measured = result.result(engine) else {
+                    entry[engine] = NSNull()
+                    continue
+                }
+                let summary = measured.summary
+                entry[engine] = summary.median
+                entry["\(engine)_p95"] = measured.p95(higherIsBetter: result.higherIsBetter)
+                entry["\(engine)_spread"] = ["min": summary.min, "p25": summary.p25, "p75": summary.p75, "max": summary.max]
+                entry["\(engine)_samples"] = measured.values.count
+                entry["\(engine)_failed"] = measured.failed
+                if let label = result.secondaryLabel, let secondary = measured.secondary {
+                    entry["\(engine)_" + label.replacingOccurrences(of: " ", with: "_")] = secondary
+                }
+            }
+            workloads.append(entry)
+        }
+        let document: [String: Any] = ["suite": "query", "docs": documents, "runs": runs, "workloads": workloads]
+        return try JSONSerialization.data(
+            withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+}
