@@ -53,6 +53,7 @@ let package = Package(
         .executableTarget(
             name: "cairn",
             dependencies: [
+                "Cairn",
                 "SegmentLog",
                 "CairnModel",
                 "LocalStore",

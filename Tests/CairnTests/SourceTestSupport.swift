@@ -5,7 +5,7 @@ import Synchronization
 
 /// A network that never answers: its streams never open and its RPCs fail with `unavailable`. With it a client
 /// is online-unknown until the network is disabled, which is what the source tests need.
-final class UnreachableDatastore: Datastore {
+final class SilentDatastore: Datastore {
     final class Stream: WatchStream, WriteStream {
         var isStarted = false
         var isOpen: Bool { false }
@@ -28,7 +28,7 @@ final class UnreachableDatastore: Datastore {
     func lookup(keys: [DocumentKey], completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
         completion(.failure(Self.unreachable))
     }
-    func runQuery(_ query: Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
+    func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
         completion(.failure(Self.unreachable))
     }
     func commit(
@@ -49,7 +49,7 @@ final class SourceTestClient {
     let client: FirestoreClient
 
     init() throws {
-        client = try FirestoreClient(datastore: UnreachableDatastore(), persistence: .memory, queue: queue)
+        client = try FirestoreClient(datastore: SilentDatastore(), persistence: .memory, queue: queue)
         queue.drain()
     }
 

@@ -85,7 +85,7 @@ struct SourceTests {
 struct SourceProductionQueueTests {
     @Test("a client on its own serial queue answers a cache read and a write through the same rules")
     func productionQueue() throws {
-        let client = try FirestoreClient(datastore: UnreachableDatastore(), persistence: .memory)
+        let client = try FirestoreClient(datastore: SilentDatastore(), persistence: .memory)
         let key = CoreFixtures.key("rooms/a")
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<[Result<ViewSnapshot, FirestoreErrorCode>]>([])

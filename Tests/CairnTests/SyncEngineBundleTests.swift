@@ -27,23 +27,23 @@ struct SyncEngineBundleTests {
     func reading() throws {
         let bundle = try LoadedBundle(parsing: Self.sample, databaseID: Self.database)
         #expect(bundle.id == "b1")
-        #expect(bundle.createTime == Timestamp(seconds: 1_709_208_000, nanoseconds: 500_000_000))
+        #expect(bundle.createTime == CairnModel.Timestamp(seconds: 1_709_208_000, nanoseconds: 500_000_000))
         #expect(bundle.documents.count == 2)
         let a = bundle.documents[0]
         #expect(a.key == F.key("rooms/a"))
-        #expect(a.version == Timestamp(seconds: 0, nanoseconds: 500_000))
-        #expect(a.readTime == Timestamp(seconds: 1_709_208_000, nanoseconds: 0))
+        #expect(a.version == CairnModel.Timestamp(seconds: 0, nanoseconds: 500_000))
+        #expect(a.readTime == CairnModel.Timestamp(seconds: 1_709_208_000, nanoseconds: 0))
         #expect(a.data == ObjectValue([
             "open": .boolean(true), "n": .integer(3), "tags": .array([.string("x")]),
             "m": .map(ObjectValue(["d": .double(1.5)])),
         ]))
         #expect(bundle.documents[1].state == .noDocument)
-        #expect(bundle.documents[1].version == Timestamp(seconds: 1, nanoseconds: 0))
+        #expect(bundle.documents[1].version == CairnModel.Timestamp(seconds: 1, nanoseconds: 0))
         let named = try #require(bundle.namedQueries.first)
-        let expected = Query(
+        let expected = CairnModel.Query(
             path: ResourcePath(segments: ["rooms"]), collectionGroup: nil,
-            filters: [.field(FieldFilter(FieldPath(segments: ["open"]), .equal, .boolean(true)))],
-            explicitOrderBy: [OrderBy(FieldPath(segments: ["n"]), descending: true)], limit: 2, limitType: .last,
+            filters: [.field(FieldFilter(CairnModel.FieldPath(segments: ["open"]), .equal, .boolean(true)))],
+            explicitOrderBy: [OrderBy(CairnModel.FieldPath(segments: ["n"]), descending: true)], limit: 2, limitType: .last,
             startAt: nil, endAt: nil)
         #expect(named.query == expected)
         #expect(bundle.queriesByDocument[F.key("rooms/a")] == ["open"])

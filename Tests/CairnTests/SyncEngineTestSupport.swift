@@ -15,7 +15,7 @@ final class SyncEngineHarness: @unchecked Sendable {
     var writeResults: [(key: DocumentKey, error: FirestoreErrorCode?)] = []
 
     init(maxConcurrentLimboResolutions: Int = 100) {
-        remoteStore = RemoteStore(localStore: localStore, datastore: UnreachableDatastore(), queue: queue)
+        remoteStore = RemoteStore(localStore: localStore, datastore: SilentDatastore(), queue: queue)
         syncEngine = SyncEngine(
             localStore: localStore, remoteStore: remoteStore, user: .unauthenticated,
             maxConcurrentLimboResolutions: maxConcurrentLimboResolutions)
@@ -32,7 +32,7 @@ final class SyncEngineHarness: @unchecked Sendable {
     }
 
     @discardableResult
-    func listen(_ query: Query) throws -> Int32 {
+    func listen(_ query: CairnModel.Query) throws -> Int32 {
         let listener = QueryListener(query: query, options: .includingMetadataChanges(true)) { [unowned self] result in
             if case .success(let snapshot) = result { snapshots.append(snapshot) }
         }
@@ -58,7 +58,7 @@ final class SyncEngineHarness: @unchecked Sendable {
         let change = TargetChange(
             resumeToken: Array("token-\(version)".utf8), current: true, added: Set(documents.map(\.key)), removed: removed)
         let event = RemoteEvent(
-            snapshotVersion: Timestamp(seconds: version, nanoseconds: 0), targetChanges: [targetID: change],
+            snapshotVersion: CairnModel.Timestamp(seconds: version, nanoseconds: 0), targetChanges: [targetID: change],
             documentUpdates: updates)
         run { [self] in syncEngine.applyRemoteEvent(event) }
     }
@@ -66,7 +66,7 @@ final class SyncEngineHarness: @unchecked Sendable {
     /// Acknowledges the oldest pending batch at `version`.
     func acknowledgeNextBatch(version: Int64) throws {
         let batch = try #require(try localStore.nextMutationBatch(after: nil))
-        let commit = Timestamp(seconds: version, nanoseconds: 0)
+        let commit = CairnModel.Timestamp(seconds: version, nanoseconds: 0)
         let result = try MutationBatchResult(
             batch: batch, commitVersion: commit, mutationResults: batch.mutations.map { _ in MutationResult(version: commit) })
         run { [self] in syncEngine.applySuccessfulWrite(result) }

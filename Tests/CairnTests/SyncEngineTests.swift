@@ -60,8 +60,8 @@ struct SyncEngineTests {
         // The limbo target says b is gone: c's resolution starts on the next odd target id.
         let gone = TargetChange(current: true)
         let event = RemoteEvent(
-            snapshotVersion: Timestamp(seconds: 3, nanoseconds: 0), targetChanges: [1: gone],
-            documentUpdates: [docs[1].key: Document(key: docs[1].key, state: .noDocument, version: Timestamp(seconds: 3, nanoseconds: 0))])
+            snapshotVersion: CairnModel.Timestamp(seconds: 3, nanoseconds: 0), targetChanges: [1: gone],
+            documentUpdates: [docs[1].key: Document(key: docs[1].key, state: .noDocument, version: CairnModel.Timestamp(seconds: 3, nanoseconds: 0))])
         harness.run { harness.syncEngine.applyRemoteEvent(event) }
         #expect(harness.syncEngine.activeLimboDocuments == [docs[2].key: 3])
         #expect(harness.syncEngine.enqueuedLimboDocuments.isEmpty)

@@ -15,13 +15,13 @@ struct SyncEngineTransactionTests {
         var commitErrors: [FirestoreErrorCode] = []
         var commits: [[Mutation]] = []
 
-        func makeWatchStream(delegate: any WatchStreamDelegate) -> any WatchStream { UnreachableDatastore.Stream() }
-        func makeWriteStream(delegate: any WriteStreamDelegate) -> any WriteStream { UnreachableDatastore.Stream() }
+        func makeWatchStream(delegate: any WatchStreamDelegate) -> any WatchStream { SilentDatastore.Stream() }
+        func makeWriteStream(delegate: any WriteStreamDelegate) -> any WriteStream { SilentDatastore.Stream() }
         func lookup(keys: [DocumentKey], completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
             completion(.success(keys.map { documents[$0] ?? Document(key: $0, state: .noDocument, version: TargetData.noSnapshotVersion) }))
         }
-        func runQuery(_ query: Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
-            completion(.failure(UnreachableDatastore.unreachable))
+        func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
+            completion(.failure(SilentDatastore.unreachable))
         }
         func commit(
             mutations: [Mutation], transactionID: [UInt8]?,
@@ -29,22 +29,22 @@ struct SyncEngineTransactionTests {
         ) {
             commits.append(mutations)
             if !commitErrors.isEmpty { return completion(.failure(commitErrors.removeFirst())) }
-            completion(.success(CommitResponse(commitVersion: Timestamp(seconds: 9, nanoseconds: 0), results: [])))
+            completion(.success(CommitResponse(commitVersion: CairnModel.Timestamp(seconds: 9, nanoseconds: 0), results: [])))
         }
         func beginTransaction(completion: @escaping (Result<[UInt8], FirestoreErrorCode>) -> Void) {
-            completion(.failure(UnreachableDatastore.unreachable))
+            completion(.failure(SilentDatastore.unreachable))
         }
         func rollback(transactionID: [UInt8]) {}
     }
 
     private func run(
-        _ datastore: ScriptedDatastore, write: @escaping @Sendable (Transaction) -> Void
+        _ datastore: ScriptedDatastore, write: @escaping @Sendable (TransactionAttempt) -> Void
     ) throws -> (result: Result<Int, FirestoreErrorCode>?, attempts: Int) {
         let queue = AsyncQueue.manual()
         let client = try FirestoreClient(datastore: datastore, persistence: .memory, queue: queue)
         let attempts = Mutex(0)
         let outcome = Mutex<Result<Int, FirestoreErrorCode>?>(nil)
-        client.transaction(updateFunction: { (transaction: Transaction, done: @escaping (Result<Int, FirestoreErrorCode>) -> Void) in
+        client.transaction(updateFunction: { (transaction: TransactionAttempt, done: @escaping (Result<Int, FirestoreErrorCode>) -> Void) in
             let attempt = attempts.withLock { count in
                 count += 1
                 return count
@@ -65,7 +65,7 @@ struct SyncEngineTransactionTests {
         let (result, _) = try run(datastore) { $0.write(.set(F.key("rooms/a"), value: ObjectValue())) }
         #expect(try result?.get() == 1)
         let commit = try #require(datastore.commits.first)
-        #expect(commit.map(\.precondition) == [.updateTime(Timestamp(seconds: 7, nanoseconds: 0)), .exists(false)])
+        #expect(commit.map(\.precondition) == [.updateTime(CairnModel.Timestamp(seconds: 7, nanoseconds: 0)), .exists(false)])
         #expect(commit.map(\.key) == [F.key("rooms/a"), F.key("rooms/b")])
     }
 

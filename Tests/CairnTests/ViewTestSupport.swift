@@ -11,17 +11,17 @@ enum CoreFixtures {
         _ path: String, version: Int64 = 1, _ fields: [String: Value] = [:], local: Bool = false, committed: Bool = false
     ) -> Document {
         Document(
-            key: key(path), state: .found, version: Timestamp(seconds: version, nanoseconds: 0),
+            key: key(path), state: .found, version: CairnModel.Timestamp(seconds: version, nanoseconds: 0),
             data: ObjectValue(fields), hasLocalMutations: local, hasCommittedMutations: committed)
     }
 
-    static let rooms = Query(path: ResourcePath(segments: ["rooms"]))
+    static let rooms = CairnModel.Query(path: ResourcePath(segments: ["rooms"]))
 
     /// `rooms` ordered by `n`, limited to the first (or last) `limit` documents.
-    static func roomsByN(limit: Int? = nil, type: Query.LimitType = .first) -> Query {
-        Query(
+    static func roomsByN(limit: Int? = nil, type: CairnModel.Query.LimitType = .first) -> CairnModel.Query {
+        CairnModel.Query(
             path: ResourcePath(segments: ["rooms"]), collectionGroup: nil, filters: [],
-            explicitOrderBy: [OrderBy(FieldPath(segments: ["n"]))], limit: limit, limitType: type, startAt: nil,
+            explicitOrderBy: [OrderBy(CairnModel.FieldPath(segments: ["n"]))], limit: limit, limitType: type, startAt: nil,
             endAt: nil)
     }
 

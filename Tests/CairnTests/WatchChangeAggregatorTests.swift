@@ -16,8 +16,8 @@ private final class FakeTargetMetadata: TargetMetadataProvider {
 }
 
 private func key(_ path: String) -> DocumentKey { try! DocumentKey(parsing: path) }
-private func version(_ micros: Int64) -> Timestamp {
-    Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
+private func version(_ micros: Int64) -> CairnModel.Timestamp {
+    CairnModel.Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
 }
 private func found(_ path: String, _ micros: Int64 = 1000) -> Document {
     Document(key: key(path), state: .found, version: version(micros), data: ObjectValue(["v": .integer(1)]))
@@ -38,7 +38,7 @@ struct WatchChangeAggregatorTests {
     /// Listens to `path` as `targetID` and acknowledges it, as the RemoteStore would.
     private func listen(_ targetID: Int32, _ path: String, purpose: TargetData.Purpose = .listen, keys: [String] = []) {
         metadata.targets[targetID] = TargetData(
-            targetID: targetID, query: Query(path: try! ResourcePath(parsing: path)), purpose: purpose)
+            targetID: targetID, query: CairnModel.Query(path: try! ResourcePath(parsing: path)), purpose: purpose)
         metadata.keys[targetID] = Set(keys.map(key))
         aggregator.recordPendingTargetRequest(targetID)
         aggregator.handleTargetChange(state: .added, targetIDs: [targetID], resumeToken: [], cause: nil)
@@ -50,7 +50,7 @@ struct WatchChangeAggregatorTests {
 
     @Test("changes for a target whose ADD has not arrived are ignored")
     func pendingTargetsIgnoreChanges() {
-        metadata.targets[2] = TargetData(targetID: 2, query: Query(path: try! ResourcePath(parsing: "c")))
+        metadata.targets[2] = TargetData(targetID: 2, query: CairnModel.Query(path: try! ResourcePath(parsing: "c")))
         aggregator.recordPendingTargetRequest(2)
         send(found("c/a"), to: [2])
         aggregator.handleTargetChange(state: .current, targetIDs: [2], resumeToken: Array("t1".utf8), cause: nil)

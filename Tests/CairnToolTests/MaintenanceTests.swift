@@ -37,6 +37,30 @@ struct MaintenanceTests {
         for id in wouldRemove { #expect(store.targets.saved[Int32(id)!] == nil) }
     }
 
+    @Test("gc on identical copies of a cache writes identical bytes and prints identical output", arguments: [0, 6000])
+    func garbageCollectionIsDeterministic(threshold: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let original = directory.path + "/original"
+        try SampleCache.build(at: original)
+        // Each run is its own process, so Set and Dictionary orders differ between them (per-process hash seeds).
+        var results: [(output: String, files: [String: Data])] = []
+        for copy in 0..<3 {
+            let path = directory.path + "/copy\(copy)"
+            try FileManager.default.copyItem(atPath: original, toPath: path)
+            let run = try Cairn.run(["gc", path, "--threshold", String(threshold)])
+            #expect(run.status == 0, "\(run.stderr)")
+            results.append((run.stdout.replacingOccurrences(of: path, with: "$CACHE"),
+                            try snapshot(of: path).filter { $0.key != "LOCK" }))
+        }
+        #expect(results[0].output.contains("evict "), "\(results[0].output)")
+        for result in results.dropFirst() {
+            #expect(result.output == results[0].output)
+            #expect(result.files.keys.sorted() == results[0].files.keys.sorted())
+            for (name, bytes) in results[0].files { #expect(result.files[name] == bytes, "\(name) differs between runs") }
+        }
+    }
+
     @Test("compact --dry-run names the segments compact then rewrites, and compact frees their dead bytes")
     func compaction() throws {
         let directory = try TemporaryDirectory()

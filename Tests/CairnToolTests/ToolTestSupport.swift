@@ -27,7 +27,8 @@ struct TemporaryDirectory {
 /// Contents: `users/u0...u11` with every value type, `rooms/r0...r2`; users u0...u3 rewritten (their first
 /// versions become dead bytes); `users/u11` a tombstone; target 2 on `rooms` holding the rooms; target 4 on
 /// `users` removed; `rooms/r2` evicted; batch 1 acknowledged; batch 2 (user "", a set) and batch 3 (user "ada",
-/// a patch with an increment) pending; a write-stream token for "ada".
+/// a patch with an increment) pending; a write-stream token for "ada"; three index configurations, the last
+/// (``indexConfiguration``) with automatic index creation on.
 enum SampleCache {
     static func time(_ minutes: Int64) -> Timestamp { Timestamp(seconds: 1_704_067_200 + minutes * 60, nanoseconds: 0) }
 
@@ -41,6 +42,15 @@ enum SampleCache {
         configuration.preallocationSize = 0
         return configuration
     }
+
+    /// The sample's final index configuration: users by age then tags (contains), rooms by title descending.
+    static let indexConfiguration = """
+        {"indexes": [
+          {"collectionGroup": "users", "queryScope": "COLLECTION",
+           "fields": [{"fieldPath": "age", "order": "ASCENDING"}, {"fieldPath": "tags", "arrayConfig": "CONTAINS"}]},
+          {"collectionGroup": "rooms", "queryScope": "COLLECTION", "fields": [{"fieldPath": "title", "order": "DESCENDING"}]}
+        ]}
+        """
 
     static func build(at directory: String) throws {
         let store = try LocalStore.open(at: directory, configuration: configuration)
@@ -82,6 +92,13 @@ enum SampleCache {
                    transforms: [FieldTransform(field: FieldPath(segments: ["age"]), operation: .increment(.integer(1)))]),
         ], localWriteTime: time(71))
         try store.setWriteStreamToken(Array("ada-token".utf8), forUser: "ada")
+        // Three index configurations: the first two are retired by the next; the last is two indexes with
+        // automatic creation on, partly backfilled (in memory only: the entries are not stored).
+        try store.setIndexConfiguration(
+            json: #"{"indexes": [{"collectionGroup": "users", "fields": [{"fieldPath": "name", "order": "ASCENDING"}]}]}"#)
+        try store.setIndexAutoCreationEnabled(true)
+        try store.setIndexConfiguration(json: indexConfiguration)
+        try store.backfillIndexes(maxDocuments: 5)
         try store.close()
     }
 }

@@ -60,7 +60,7 @@ final class MockDatastore: Datastore {
     /// a no-change for all targets carries `snapshotVersion`.
     ///
     /// - Throws: ``MockDatastoreError`` when the stream is not open or an errored removal names an inactive target.
-    func deliverWatchChange(_ change: WatchChange, snapshotVersion: Timestamp = TargetData.noSnapshotVersion) throws {
+    func deliverWatchChange(_ change: WatchChange, snapshotVersion: CairnModel.Timestamp = TargetData.noSnapshotVersion) throws {
         guard let stream = watchStream, stream.isOpen else {
             throw MockDatastoreError("A watch change arrived while the watch stream is not open.")
         }
@@ -100,7 +100,7 @@ final class MockDatastore: Datastore {
     }
 
     /// The server acknowledges the oldest batch in flight.
-    func ackWrite(commitVersion: Timestamp, results: [MutationResult]) {
+    func ackWrite(commitVersion: CairnModel.Timestamp, results: [MutationResult]) {
         writeStream?.delegate?.writeStreamDidReceiveResponse(commitVersion: commitVersion, results: results)
     }
 
@@ -118,7 +118,7 @@ final class MockDatastore: Datastore {
         completion(.failure(Self.noScript("lookup")))
     }
 
-    func runQuery(_ query: Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
+    func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
         completion(.failure(Self.noScript("runQuery")))
     }
 

@@ -30,8 +30,8 @@ private final class RecordingSyncer: RemoteSyncer {
     func handleOnlineStateChange(_ state: OnlineState) { onlineStates.append(state) }
 }
 
-private func version(_ micros: Int64) -> Timestamp {
-    Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
+private func version(_ micros: Int64) -> CairnModel.Timestamp {
+    CairnModel.Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
 }
 
 /// A RemoteStore over the mock, on a manual queue, with a recording syncer.
@@ -50,7 +50,7 @@ private struct Harness {
 
     func target(_ id: Int32, _ path: String, token: String = "") throws -> TargetData {
         TargetData(
-            targetID: id, query: Query(path: try ResourcePath(parsing: path)),
+            targetID: id, query: CairnModel.Query(path: try ResourcePath(parsing: path)),
             snapshotVersion: token.isEmpty ? TargetData.noSnapshotVersion : version(1000), resumeToken: Array(token.utf8))
     }
 

@@ -103,9 +103,9 @@ struct SpecLoaderParsingTests {
         #expect(test.config == SpecConfig(numClients: 1, useEagerGCForMemory: false, maxConcurrentLimboResolutions: 2))
         guard case let .userListen(id, query, _) = test.steps[0].action else { Issue.record("not a listen"); return }
         #expect(id == 4)
-        let field = FieldPath(segments: ["a", "b"])
+        let field = CairnModel.FieldPath(segments: ["a", "b"])
         #expect(query.filters == [.field(FieldFilter(field, .greaterThanOrEqual, .integer(2))),
-                                  .field(FieldFilter(FieldPath(segments: ["tags"]), .arrayContains, .string("x")))])
+                                  .field(FieldFilter(CairnModel.FieldPath(segments: ["tags"]), .arrayContains, .string("x")))])
         #expect(query.explicitOrderBy == [OrderBy(field, descending: true)])
         #expect(query.limit == 3 && query.hasLimitToLast)
         guard case let .userListen(_, group, _) = test.steps[1].action else { Issue.record("not a listen"); return }
@@ -128,9 +128,9 @@ struct SpecLoaderParsingTests {
         ])))
         guard case let .userPatch(patch) = test.steps[1].action else { Issue.record("not a patch"); return }
         var value = ObjectValue()
-        value.set(.integer(2), at: FieldPath(segments: ["a", "c"]))
+        value.set(.integer(2), at: CairnModel.FieldPath(segments: ["a", "c"]))
         #expect(patch == Mutation.patch(
-            key, value: value, mask: FieldMask([FieldPath(segments: ["a", "c"]), FieldPath(segments: ["gone"])]),
+            key, value: value, mask: FieldMask([CairnModel.FieldPath(segments: ["a", "c"]), CairnModel.FieldPath(segments: ["gone"])]),
             precondition: .exists(true)))
         guard case let .userDelete(delete) = test.steps[2].action else { Issue.record("not a delete"); return }
         #expect(delete == Mutation.delete(key))
@@ -150,13 +150,13 @@ struct SpecLoaderParsingTests {
             case let .documentChange(_, _, _, tombstone?) = changes[1].change
         else { Issue.record("not document changes"); return }
         #expect(updated == [2])
-        #expect(found.version == Timestamp(seconds: 1, nanoseconds: 500_001_000) && found.exists)
-        #expect(tombstone.state == .noDocument && tombstone.version == Timestamp(seconds: 0, nanoseconds: 2_000_000))
+        #expect(found.version == CairnModel.Timestamp(seconds: 1, nanoseconds: 500_001_000) && found.exists)
+        #expect(tombstone.state == .noDocument && tombstone.version == CairnModel.Timestamp(seconds: 0, nanoseconds: 2_000_000))
         guard case let .watchFilter(_, keys, bloom) = test.steps[1].action else { Issue.record("not a filter"); return }
         #expect(keys.count == 1)
         #expect(bloom == BloomFilterParameters(bitmap: [1, 2], padding: 3, hashCount: 5))
         let snapshot = try #require(test.steps[2].action.watchChanges?.first)
-        #expect(snapshot.snapshotVersion == Timestamp(seconds: 0, nanoseconds: 1_000_000))
+        #expect(snapshot.snapshotVersion == CairnModel.Timestamp(seconds: 0, nanoseconds: 1_000_000))
         guard case let .targetChange(.noChange, [], token, nil) = snapshot.change else { Issue.record("not a snapshot"); return }
         #expect(token == Array("resume-token-1000".utf8))
         guard case let .watchRemove(_, cause?) = test.steps[3].action else { Issue.record("not a remove"); return }

@@ -132,7 +132,7 @@ struct SpecParser {
         let (key, value) = try keyAndValue(v)
         guard let fields = value.objectFields else { throw fail("a patch value must be an object") }
         var object = ObjectValue()
-        var mask: [FieldPath] = []
+        var mask: [CairnModel.FieldPath] = []
         for (name, fieldValue) in fields.sorted(by: { $0.key < $1.key }) {
             let path = try fieldPath(name)
             mask.append(path)
@@ -228,7 +228,7 @@ struct SpecParser {
     ]
 
     private func activeTarget(_ v: SpecJSON) throws(SpecFormatError) -> SpecActiveTarget {
-        var queries: [Query] = []
+        var queries: [CairnModel.Query] = []
         for (i, q) in try array(try require(v["queries"], "queries")).enumerated() { queries.append(try at("queries[\(i)]").query(q)) }
         guard !queries.isEmpty else { throw fail("an active target needs at least one query") }
         var purpose = TargetData.Purpose.listen
@@ -279,10 +279,10 @@ struct SpecParser {
     }
 
     /// Microseconds → timestamp (§6).
-    func version(_ v: SpecJSON) throws(SpecFormatError) -> Timestamp {
+    func version(_ v: SpecJSON) throws(SpecFormatError) -> CairnModel.Timestamp {
         let micros = try int(v)
         guard micros >= 0 else { throw fail("negative version \(micros)") }
-        return Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
+        return CairnModel.Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
     }
 
     func error(_ v: SpecJSON) throws(SpecFormatError) -> FirestoreErrorCode {
@@ -304,9 +304,9 @@ struct SpecParser {
         try array(v).map { k throws(SpecFormatError) in try documentKey(k) }
     }
 
-    func fieldPath(_ name: String) throws(SpecFormatError) -> FieldPath {
+    func fieldPath(_ name: String) throws(SpecFormatError) -> CairnModel.FieldPath {
         do {
-            return try FieldPath(parsingDotted: name)
+            return try CairnModel.FieldPath(parsingDotted: name)
         } catch {
             throw fail("invalid field path \"\(name)\": \(error)")
         }

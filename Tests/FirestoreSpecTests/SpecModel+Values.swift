@@ -5,11 +5,11 @@ import LocalStore
 extension SpecParser {
     /// `{path, collectionGroup?, filters: [[field, op, value]], orderBys: [[field, "asc"|"desc"]], limit?,
     /// limitType?, startAt?, endAt?}`, or a bare path string.
-    func query(_ v: SpecJSON) throws(SpecFormatError) -> Query {
-        if let path = v.stringValue { return Query(path: try resourcePath(path)) }
+    func query(_ v: SpecJSON) throws(SpecFormatError) -> CairnModel.Query {
+        if let path = v.stringValue { return CairnModel.Query(path: try resourcePath(path)) }
         let path = try resourcePath(try string(try require(v["path"], "path")))
         let collectionGroup = v["collectionGroup"]?.stringValue
-        var filters: [Filter] = []
+        var filters: [CairnModel.Filter] = []
         for (i, f) in try array(v["filters"] ?? .array([])).enumerated() {
             let parts = try at("filters[\(i)]").array(f)
             guard parts.count == 3 else { throw fail("a filter must be [field, op, value]") }
@@ -25,7 +25,7 @@ extension SpecParser {
             }
             orderBys.append(OrderBy(try fieldPath(try string(parts[0])), descending: direction == "desc"))
         }
-        var limitType = Query.LimitType.first
+        var limitType = CairnModel.Query.LimitType.first
         if let type = v["limitType"] {
             switch try string(type) {
             case "LimitToFirst": limitType = .first
@@ -33,7 +33,7 @@ extension SpecParser {
             default: throw fail("unknown limitType \(type)")
             }
         }
-        return Query(
+        return CairnModel.Query(
             path: path, collectionGroup: collectionGroup, filters: filters, explicitOrderBy: orderBys,
             limit: try v["limit"].map { l throws(SpecFormatError) in Int(try int(l)) }, limitType: limitType,
             startAt: try v["startAt"].map { b throws(SpecFormatError) in try at("startAt").bound(b) },

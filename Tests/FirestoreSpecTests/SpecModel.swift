@@ -57,9 +57,9 @@ enum SpecTimer: Sendable, Hashable {
 /// The action of a step (§4). Writes carry the ``Mutation`` the harness writes (§7.4); watch steps carry the
 /// watch changes to deliver through ``MockDatastore/deliverWatchChange(_:snapshotVersion:)`` (see ``watchChanges``).
 enum SpecAction: Sendable {
-    case userListen(targetID: Int32, query: Query, options: SpecListenOptions)
+    case userListen(targetID: Int32, query: CairnModel.Query, options: SpecListenOptions)
     /// The target id in the JSON is ignored by harnesses: listeners are found by query.
-    case userUnlisten(targetID: Int32, query: Query)
+    case userUnlisten(targetID: Int32, query: CairnModel.Query)
     /// A set with no precondition.
     case userSet(Mutation)
     /// A patch with `exists(true)`; the mask is the JSON's top-level keys read as field paths, `<DELETE>` deletes.
@@ -73,9 +73,9 @@ enum SpecAction: Sendable {
     case watchEntity(SpecWatchEntity)
     /// An existence filter: `count` is the number of keys. An undecodable bitmap is treated as no bloom filter.
     case watchFilter(targetIDs: [Int32], keys: [DocumentKey], bloomFilter: BloomFilterParameters?)
-    case watchSnapshot(version: Timestamp, targetIDs: [Int32], resumeToken: [UInt8])
+    case watchSnapshot(version: CairnModel.Timestamp, targetIDs: [Int32], resumeToken: [UInt8])
     case watchStreamClose(error: FirestoreErrorCode, runBackoffTimer: Bool)
-    case writeAck(version: Timestamp, keepInQueue: Bool)
+    case writeAck(version: CairnModel.Timestamp, keepInQueue: Bool)
     case failWrite(error: FirestoreErrorCode, keepInQueue: Bool)
     case enableNetwork(Bool)
     case runTimer(SpecTimer)
@@ -106,7 +106,7 @@ struct SpecWatchEntity: Sendable {
 
 /// An expected snapshot event (§5).
 struct SpecSnapshotEvent: Sendable {
-    var query: Query
+    var query: CairnModel.Query
     /// 0 for a snapshot; otherwise the listener must get an error with this code and nothing else is compared.
     var errorCode: Int
     var fromCache: Bool
@@ -134,10 +134,10 @@ struct SpecExpectedState: Sendable {
 /// An expected active target on the watch stream.
 struct SpecActiveTarget: Sendable {
     /// Usually one; harnesses check only the first.
-    var queries: [Query]
+    var queries: [CairnModel.Query]
     var resumeToken: [UInt8]
     var purpose: TargetData.Purpose
-    var readTime: Timestamp?
+    var readTime: CairnModel.Timestamp?
     var expectedCount: Int?
 }
 
@@ -150,7 +150,7 @@ extension SpecAction {
     /// The watch changes the step delivers, each with the snapshot version to pass along (§7.4): only
     /// `watchSnapshot` carries a version; every other change goes with `TargetData.noSnapshotVersion`. `nil` for
     /// steps that are not watch messages.
-    var watchChanges: [(change: WatchChange, snapshotVersion: Timestamp)]? {
+    var watchChanges: [(change: WatchChange, snapshotVersion: CairnModel.Timestamp)]? {
         let none = TargetData.noSnapshotVersion
         switch self {
         case let .watchAck(ids):

@@ -20,8 +20,8 @@ final class SpecDriver: @unchecked Sendable {
     private(set) var syncEngine: SyncEngine
     private(set) var eventManager: EventManager
 
-    var events: [(query: Query, result: Result<ViewSnapshot, FirestoreErrorCode>)] = []
-    var listeners: [Query: QueryListener] = [:]
+    var events: [(query: CairnModel.Query, result: Result<ViewSnapshot, FirestoreErrorCode>)] = []
+    var listeners: [CairnModel.Query: QueryListener] = [:]
     var acknowledgedDocs: [DocumentKey] = []
     var rejectedDocs: [DocumentKey] = []
     /// The writes not yet acknowledged or failed, per user, as the harness expects them on the write stream.

@@ -103,7 +103,7 @@ extension SpecDriver {
         }
     }
 
-    private func listen(targetID: Int32, query: Query, options: SpecListenOptions) throws {
+    private func listen(targetID: Int32, query: CairnModel.Query, options: SpecListenOptions) throws {
         let listenOptions = ListenOptions(
             includeDocumentMetadataChanges: true, includeQueryMetadataChanges: true,
             waitForSyncWhenOnline: false, source: options.sourceIsCache ? .cache : .default)
@@ -144,7 +144,7 @@ extension SpecDriver {
         return expected
     }
 
-    private func acknowledgeWrite(version: Timestamp) throws {
+    private func acknowledgeWrite(version: CairnModel.Timestamp) throws {
         let mutations = try nextOutstandingWrite()
         let results = mutations.map { _ in MutationResult(version: version) }
         run { [self] in datastore.ackWrite(commitVersion: version, results: results) }

@@ -8,13 +8,14 @@ struct CairnCommand: ParsableCommand {
         abstract: "Cairn's command-line tool: a storage-engine demo, and a look into a cache directory.",
         discussion: """
             The cache commands (inspect, dump, verify, stats, outbox) open the directory read-only and never \
-            change a byte; compact and gc change it and take its lock. A directory a running app holds is \
+            change a byte; compact and gc change it and take its lock; salvage writes a new directory and only \
+            reads the damaged one. A directory a running app holds is \
             refused: close the app, or copy the directory and work on the copy.
             Exit status: 0 success, 1 damage found, 2 usage error, not a cache, locked, or an I/O error.
             """,
         subcommands: [
             DemoCommand.self, InspectCommand.self, DumpCommand.self, VerifyCommand.self, StatsCommand.self,
-            OutboxCommand.self, CompactCommand.self, GarbageCollectCommand.self, FixtureCommand.self,
+            OutboxCommand.self, CompactCommand.self, GarbageCollectCommand.self, SalvageCommand.self, FixtureCommand.self,
             CrashWriterCommand.self,
         ])
 

@@ -1,15 +1,19 @@
 import ArgumentParser
-import Foundation
+import Cairn
 import CairnTestSupport
+import Foundation
 import SegmentLog
+import Synchronization
 
-/// `cairn demo`: the README's main command. A child process appends durable batches and is killed with
-/// SIGKILL mid-write; the log is reopened and checked: every batch the child acknowledged is there, whole,
-/// and nothing else but at most the batch that was in flight. Then it shows compaction giving space back.
+/// `cairn demo`: the README's main command. First the public API offline on a persistent cache
+/// (``OfflineDemo``): listen, write, terminate, reopen, and see the documents and the outbox survive. Then the
+/// storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
+/// reopened and checked (every batch the child acknowledged is there, whole, and nothing else but at most the
+/// batch that was in flight), and compaction gives space back.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Write, crash (SIGKILL), reopen and show what survived; then compact.")
+        abstract: "The public API offline with a restart; then write, SIGKILL, reopen and compact the storage engine.")
 
     @Option(help: "Log directory (default: a new temporary directory, removed afterwards).")
     var directory: String?
@@ -21,9 +25,10 @@ struct DemoCommand: ParsableCommand {
     var rounds: Int = 3
 
     func run() throws {
+        try runOfflineDemo()
         let path = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-\(getpid())").path
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: path) } }
-        print("Cairn storage-engine demo — log directory: \(path)\n")
+        print("\nStorage engine under the cache: SIGKILL a writer mid-write, reopen, check — log directory: \(path)")
         var acknowledged = -1
         for round in 1...rounds {
             let (lastAck, status) = try runWriter(in: path, for: killAfter)
@@ -46,6 +51,27 @@ struct DemoCommand: ParsableCommand {
             try log.close()
         }
         try showCompaction(path)
+    }
+
+    /// The public-API part, on a cache in a temporary directory removed afterwards.
+    private func runOfflineDemo() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-api-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let outcome = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                _ = try await OfflineDemo.run(directory: cache, appName: "cairn-demo") { print($0) }
+            } catch {
+                outcome.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) {
+            print("the public-API demo failed: \(error)")
+            throw ExitCode.failure
+        }
     }
 
     /// Starts `cairn crash-writer`, lets it run, kills it; returns the last batch it acknowledged.

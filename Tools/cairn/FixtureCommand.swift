@@ -10,7 +10,8 @@ import SegmentLog
 ///
 /// The cache: users with every Firestore value type, rooms and their messages, rewritten documents (dead
 /// bytes), a tombstone, three targets (one removed with its documents evicted), the outbox of two users
-/// (one batch acknowledged, one rejected, three pending), and the globals.
+/// (one batch acknowledged, one rejected, three pending), the globals, and two field indexes (automatic
+/// creation on) that the fixture backfills partway before it closes.
 struct FixtureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixture",
@@ -114,7 +115,26 @@ struct FixtureCommand: ParsableCommand {
         try store.switchUser(to: "")
         try store.writeLocally([.delete(try key("users/u3"))], localWriteTime: time(1440))
         try store.setWriteStreamToken(Array("stream-ada".utf8), forUser: "ada")
+        // Field indexes: a first configuration replaced by the final one (its record is retired), automatic
+        // creation on, and a backfill stopped partway, as an app's timer leaves it.
+        try store.setIndexConfiguration(
+            json: #"{"indexes": [{"collectionGroup": "users", "fields": [{"fieldPath": "name", "order": "ASCENDING"}]}]}"#)
+        try store.setIndexAutoCreationEnabled(true)
+        try store.setIndexConfiguration(json: """
+            {"indexes": [
+              {"collectionGroup": "users", "queryScope": "COLLECTION",
+               "fields": [{"fieldPath": "age", "order": "ASCENDING"}, {"fieldPath": "tags", "arrayConfig": "CONTAINS"}]},
+              {"collectionGroup": "messages", "queryScope": "COLLECTION_GROUP",
+               "fields": [{"fieldPath": "from", "order": "ASCENDING"}, {"fieldPath": "at", "order": "DESCENDING"}]}
+            ]}
+            """)
+        try store.backfillIndexes(maxDocuments: users / 2)
         print("built a cache in \(directory): \(store.documentCount) documents; batch \(first.batchID) acknowledged, "
               + "batch \(rejected.batchID) rejected")
+        for status in store.fieldIndexStatuses {
+            let total = status.documentsBackfilled + status.documentsToBackfill
+            print("index \(status.index.canonicalID): backfilled \(status.documentsBackfilled) of \(total) document(s), "
+                  + "\(status.entryCount) entries (in memory only: every open backfills again)")
+        }
     }
 }

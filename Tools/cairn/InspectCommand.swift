@@ -9,8 +9,10 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             Shows the format version; each segment's size, frames, compression ratio and live versus dead \
             record bytes; the records by event type; documents per collection; the outbox length and its \
-            oldest pending batch; the saved targets; the globals; the field-index configuration; and the \
-            bytes on disk against the cache-size threshold (give the app's with --threshold).
+            oldest pending batch; the saved targets; the globals; the field indexes, each with the documents \
+            a backfill reads after the next open and the entries it then holds (entries are not stored: the \
+            inspector backfills in memory), and whether automatic index creation is on; and the bytes on disk \
+            against the cache-size threshold (give the app's with --threshold).
             Live and dead are exact: the cache's own replay decides which records are superseded.
             Opens the directory read-only and changes nothing.
 
@@ -82,9 +84,7 @@ struct InspectCommand: ParsableCommand {
                      + "\(globals.highestTargetID), session token \(globals.sessionTokenBytes) B, write-stream tokens for "
                      + (globals.writeStreamUsers.isEmpty ? "no user" : globals.writeStreamUsers.map(userName).joined(separator: ", ")))
         lines.append("")
-        lines.append(report.indexConfigurationRecords == 0
-            ? "indexes: none configured"
-            : "indexes: \(report.indexConfigurationRecords) configuration record(s) (not decoded by this build)")
+        lines.append(contentsOf: renderIndexes(report.indexes))
         lines.append("")
         let share = statistics.thresholdBytes > 0 ? " (\(formatPercent(Double(statistics.bytesOnDisk) / Double(statistics.thresholdBytes))))" : ""
         lines.append("LRU: \(formatBytes(statistics.bytesOnDisk)) on disk\(share), threshold \(formatThreshold(statistics.thresholdBytes)); "
@@ -93,6 +93,24 @@ struct InspectCommand: ParsableCommand {
         lines.append("  collectable now: \(report.collectableTargets) inactive target(s), \(report.orphanedDocuments) "
                      + "orphaned document(s); dead record bytes \(statistics.deadRecordBytes) (compaction frees them)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The field indexes: a table of index, backfill work and entries, and the auto-creation switch.
+    static func renderIndexes(_ report: IndexReport) -> [String] {
+        let automatic = "automatic index creation \(report.isAutoCreationEnabled ? "on" : "off")"
+        guard !report.indexes.isEmpty else {
+            return ["indexes: none configured; \(automatic); \(report.configurationRecords) configuration record(s)"]
+        }
+        var rows = [["index", "documents to backfill", "entries once backfilled"]]
+        for index in report.indexes {
+            rows.append([index.id, String(index.documentsToBackfill), String(index.entryCount)])
+        }
+        return [
+            "indexes: \(report.indexes.count) configured; \(automatic); \(report.configurationRecords) configuration record(s)",
+            indent(formatTable(rows)),
+            "  entries are not stored: each open backfills them from the documents, and an index serves queries "
+                + "once its backfill is done",
+        ]
     }
 }
 

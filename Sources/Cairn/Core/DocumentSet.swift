@@ -13,11 +13,11 @@ import CairnModel
 /// ```
 struct DocumentSet: Sendable, Equatable {
     /// The query whose order the set keeps.
-    let query: Query
+    let query: CairnModel.Query
     private(set) var documents: [Document] = []
     private var byKey: [DocumentKey: Document] = [:]
 
-    init(query: Query) {
+    init(query: CairnModel.Query) {
         self.query = query
     }
 

@@ -3,18 +3,18 @@ import CairnModel
 /// What the event manager asks of the sync engine (Firebase's `QueryEventSource`).
 protocol QueryEventSource: AnyObject {
     /// Starts a view of `query` and, when `shouldListenToRemote`, its watch target; returns the target id.
-    func listen(_ query: Query, shouldListenToRemote: Bool) throws -> Int32
+    func listen(_ query: CairnModel.Query, shouldListenToRemote: Bool) throws -> Int32
     /// Adds the watch target of a query whose view exists (a first default-source listener joins cache ones).
-    func listenToRemoteStore(_ query: Query) throws
-    func stopListening(_ query: Query, shouldUnlistenToRemote: Bool) throws
+    func listenToRemoteStore(_ query: CairnModel.Query) throws
+    func stopListening(_ query: CairnModel.Query, shouldUnlistenToRemote: Bool) throws
     /// Removes the watch target of a query whose view stays (the last default-source listener left).
-    func stopListeningToRemoteStoreOnly(_ query: Query)
+    func stopListeningToRemoteStoreOnly(_ query: CairnModel.Query)
 }
 
 /// What the sync engine tells its listener (Firebase's `SyncEngineCallback`).
 protocol SyncEngineCallback: AnyObject {
     func onViewSnapshots(_ snapshots: [ViewSnapshot])
-    func onError(_ query: Query, _ error: FirestoreErrorCode)
+    func onError(_ query: CairnModel.Query, _ error: FirestoreErrorCode)
     func handleOnlineStateChange(_ state: OnlineState)
 }
 
@@ -36,7 +36,7 @@ final class EventManager: SyncEngineCallback {
     }
 
     private weak var source: QueryEventSource?
-    private var queries: [Query: QueryListeners] = [:]
+    private var queries: [CairnModel.Query: QueryListeners] = [:]
     private var onlineState = OnlineState.unknown
     private var snapshotsInSyncListeners: [(id: Int, callback: () -> Void)] = []
     private var nextSnapshotsInSyncID = 0
@@ -115,7 +115,7 @@ final class EventManager: SyncEngineCallback {
         if raised { raiseSnapshotsInSyncEvent() }
     }
 
-    func onError(_ query: Query, _ error: FirestoreErrorCode) {
+    func onError(_ query: CairnModel.Query, _ error: FirestoreErrorCode) {
         guard let info = queries.removeValue(forKey: query) else { return }
         for listener in info.listeners { listener.onError(error) }
     }

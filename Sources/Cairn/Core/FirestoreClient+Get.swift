@@ -38,7 +38,7 @@ extension FirestoreClient {
         key: DocumentKey, completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) {
         run({ [self] () throws -> ViewSnapshot in
-            let query = Query(path: key.path)
+            let query = CairnModel.Query(path: key.path)
             guard let document = try localStore.localDocument(key) else {
                 throw FirestoreErrorCode(.unavailable, Self.documentNotInCacheMessage)
             }
@@ -52,7 +52,7 @@ extension FirestoreClient {
 
     /// The query's result from the cache, possibly empty; never an error for a missing result.
     func getDocumentsFromLocalCache(
-        query: Query, completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
+        query: CairnModel.Query, completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) {
         run({ [self] () throws -> ViewSnapshot in
             let result = try localStore.executeQuery(query, usePreviousResults: true)
@@ -72,7 +72,7 @@ extension FirestoreClient {
         completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) {
         if source == .cache { return getDocumentFromLocalCache(key: key, completion: completion) }
-        listenOnce(query: Query(path: key.path)) { result in
+        listenOnce(query: CairnModel.Query(path: key.path)) { result in
             completion(result.flatMap { snapshot in
                 let exists = snapshot.documents.contains(key)
                 if !exists && snapshot.isFromCache {
@@ -89,7 +89,7 @@ extension FirestoreClient {
     /// Runs `query` once against `source`. From the cache the result may be empty; `.server` fails with
     /// `unavailable` when only the cache can answer.
     func getDocuments(
-        query: Query, source: GetSource,
+        query: CairnModel.Query, source: GetSource,
         completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) {
         if source == .cache { return getDocumentsFromLocalCache(query: query, completion: completion) }
@@ -105,7 +105,7 @@ extension FirestoreClient {
 
     /// Listens until the first snapshot that is in sync with the server, or from the cache once offline.
     private func listenOnce(
-        query: Query, completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
+        query: CairnModel.Query, completion: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) {
         let options = ListenOptions(
             includeDocumentMetadataChanges: true, includeQueryMetadataChanges: true, waitForSyncWhenOnline: true)

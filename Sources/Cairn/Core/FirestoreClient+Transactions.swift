@@ -23,7 +23,7 @@ extension FirestoreClient {
     /// last error. Offline, the reads fail with `unavailable` and so does the transaction.
     func transaction<T: Sendable>(
         maxAttempts: Int = FirestoreClient.defaultTransactionMaxAttempts,
-        updateFunction: @escaping @Sendable (Transaction, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
+        updateFunction: @escaping @Sendable (TransactionAttempt, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
         completion: @escaping @Sendable (Result<T, FirestoreErrorCode>) -> Void
     ) {
         guard maxAttempts >= 1 else {
@@ -39,11 +39,11 @@ extension FirestoreClient {
 
     private func runAttempt<T: Sendable>(
         _ attemptsLeft: Int, backoff: ExponentialBackoff,
-        updateFunction: @escaping @Sendable (Transaction, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
+        updateFunction: @escaping @Sendable (TransactionAttempt, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
         completion: @escaping @Sendable (Result<T, FirestoreErrorCode>) -> Void
     ) {
         guard !isTerminated else { return deliver { completion(.failure(Self.terminatedError)) } }
-        let transaction = Transaction(datastore: remoteStore.datastore)
+        let transaction = TransactionAttempt(datastore: remoteStore.datastore)
         updateFunction(transaction) { [self] outcome in
             switch outcome {
             case .failure(let error):

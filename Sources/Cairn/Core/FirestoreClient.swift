@@ -81,7 +81,7 @@ final class FirestoreClient: @unchecked Sendable {
     /// is removed.
     @discardableResult
     func listen(
-        query: Query, options: ListenOptions,
+        query: CairnModel.Query, options: ListenOptions,
         listener: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) -> ListenerHandle {
         let queryListener = QueryListener(query: query, options: options) { [weak self] result in
@@ -184,7 +184,7 @@ final class FirestoreClient: @unchecked Sendable {
     }
 
     /// The query a loaded bundle saved under `name`, or nil.
-    func namedQuery(_ name: String, completion: @escaping @Sendable (Query?) -> Void) {
+    func namedQuery(_ name: String, completion: @escaping @Sendable (CairnModel.Query?) -> Void) {
         queue.enqueue { [self] in
             let query = isTerminated ? nil : syncEngine.namedQuery(name)?.query
             deliver { completion(query) }

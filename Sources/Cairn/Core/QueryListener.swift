@@ -9,14 +9,14 @@ import CairnModel
 final class QueryListener: @unchecked Sendable {
     typealias Handler = (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
 
-    let query: Query
+    let query: CairnModel.Query
     let options: ListenOptions
     private let handler: Handler
     private var raisedInitialEvent = false
     private var lastSnapshot: ViewSnapshot?
     private var onlineState = OnlineState.unknown
 
-    init(query: Query, options: ListenOptions, handler: @escaping Handler) {
+    init(query: CairnModel.Query, options: ListenOptions, handler: @escaping Handler) {
         self.query = query
         self.options = options
         self.handler = handler

@@ -14,7 +14,7 @@ extension SyncEngine {
         if let loaded = loadedBundles[bundle.id], loaded >= bundle.createTime { return }
         do {
             let umbrella = try localStore.allocateTarget(
-                Query(path: ResourcePath(segments: ["__bundle__", "docs", bundle.id])))
+                CairnModel.Query(path: ResourcePath(segments: ["__bundle__", "docs", bundle.id])))
             let keys = Set(bundle.documents.map(\.key))
             let previous = localStore.remoteKeys(forTarget: umbrella.targetID)
             try localStore.updateTarget(umbrella, added: keys, removed: previous.subtracting(keys))

@@ -109,7 +109,7 @@ extension SyncEngine {
     /// Starts queued resolutions while fewer than `maxConcurrentLimboResolutions` run.
     func pumpEnqueuedLimboResolutions() {
         while let (key, targetID) = limbo.startNext() {
-            let query = Query(path: key.path)
+            let query = CairnModel.Query(path: key.path)
             remoteStore.listen(TargetData(targetID: targetID, query: query, purpose: .limboResolution))
         }
     }

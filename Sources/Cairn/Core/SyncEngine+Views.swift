@@ -51,7 +51,7 @@ extension SyncEngine {
 
     /// The query's documents in the local view and the keys the server confirmed for its target.
     func queryLocally(
-        _ query: Query, targetID: Int32, usePreviousResults: Bool = true
+        _ query: CairnModel.Query, targetID: Int32, usePreviousResults: Bool = true
     ) throws -> (documents: [Document], remoteKeys: Set<DocumentKey>) {
         let result = try localStore.executeQuery(query, usePreviousResults: usePreviousResults)
         return (result.documents, localStore.remoteKeys(forTarget: targetID))

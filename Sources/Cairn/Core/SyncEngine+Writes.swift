@@ -99,9 +99,9 @@ extension SyncEngine {
     }
 
     /// The local write time of a batch: now, as a Firestore timestamp.
-    static func now() -> Timestamp {
+    static func now() -> CairnModel.Timestamp {
         let interval = Date().timeIntervalSince1970
         let seconds = interval.rounded(.down)
-        return Timestamp(seconds: Int64(seconds), nanoseconds: Int32((interval - seconds) * 1e9))
+        return CairnModel.Timestamp(seconds: Int64(seconds), nanoseconds: Int32((interval - seconds) * 1e9))
     }
 }

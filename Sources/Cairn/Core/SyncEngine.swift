@@ -14,11 +14,11 @@ import LocalStore
 final class SyncEngine: QueryEventSource, RemoteSyncer {
     /// One query's view and the target it runs on.
     final class QueryView {
-        let query: Query
+        let query: CairnModel.Query
         let targetID: Int32
         let view: View
 
-        init(query: Query, targetID: Int32, view: View) {
+        init(query: CairnModel.Query, targetID: Int32, view: View) {
             self.query = query
             self.targetID = targetID
             self.view = view
@@ -33,8 +33,8 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
     var currentUser: User
     private(set) var onlineState = OnlineState.unknown
 
-    var queryViewsByQuery: [Query: QueryView] = [:]
-    var queriesByTarget: [Int32: [Query]] = [:]
+    var queryViewsByQuery: [CairnModel.Query: QueryView] = [:]
+    var queriesByTarget: [Int32: [CairnModel.Query]] = [:]
 
     /// Limbo resolution state (SyncEngine+Limbo.swift).
     var limbo: LimboResolutions
@@ -46,7 +46,7 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
 
     /// The bundles loaded in this session (by id, with their creation times) and their named queries
     /// (SyncEngine+Bundles.swift).
-    var loadedBundles: [String: Timestamp] = [:]
+    var loadedBundles: [String: CairnModel.Timestamp] = [:]
     var namedQueries: [String: LoadedBundle.NamedQuery] = [:]
 
     init(localStore: LocalStore, remoteStore: RemoteStore, user: User, maxConcurrentLimboResolutions: Int = 100) {
@@ -58,7 +58,7 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
 
     // MARK: Listening
 
-    func listen(_ query: Query, shouldListenToRemote: Bool) throws -> Int32 {
+    func listen(_ query: CairnModel.Query, shouldListenToRemote: Bool) throws -> Int32 {
         precondition(queryViewsByQuery[query] == nil, "the sync engine already listens to \(query)")
         let targetData: TargetData
         let snapshot: ViewSnapshot
@@ -74,7 +74,7 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
     }
 
     /// Builds the view of a new query from the cache and computes its first snapshot.
-    private func initializeView(_ query: Query, targetID: Int32, resumeToken: [UInt8]) throws -> ViewSnapshot {
+    private func initializeView(_ query: CairnModel.Query, targetID: Int32, resumeToken: [UInt8]) throws -> ViewSnapshot {
         let (documents, remoteKeys) = try queryLocally(query, targetID: targetID)
         var current = false
         if let mirror = queriesByTarget[targetID]?.first, let mirrorView = queryViewsByQuery[mirror] {
@@ -93,7 +93,7 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
         return snapshot
     }
 
-    func listenToRemoteStore(_ query: Query) throws {
+    func listenToRemoteStore(_ query: CairnModel.Query) throws {
         do {
             listenRemotely(try localStore.allocateTarget(query))
         } catch {
@@ -101,7 +101,7 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
         }
     }
 
-    func stopListening(_ query: Query, shouldUnlistenToRemote: Bool) throws {
+    func stopListening(_ query: CairnModel.Query, shouldUnlistenToRemote: Bool) throws {
         guard let queryView = queryViewsByQuery[query] else { return }
         let targetID = queryView.targetID
         queriesByTarget[targetID]?.removeAll { $0 == query }
@@ -116,7 +116,7 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
         if shouldUnlistenToRemote { stopListeningRemotely(targetID) }
     }
 
-    func stopListeningToRemoteStoreOnly(_ query: Query) {
+    func stopListeningToRemoteStoreOnly(_ query: CairnModel.Query) {
         guard let queryView = queryViewsByQuery[query] else { return }
         if queriesByTarget[queryView.targetID]?.count == 1 { stopListeningRemotely(queryView.targetID) }
     }

@@ -50,7 +50,7 @@ final class View {
         case synced
     }
 
-    let query: Query
+    let query: CairnModel.Query
     private(set) var syncState = SyncState.none
     /// True when the target is current on the watch stream (the server sent everything up to a snapshot).
     private var current = false
@@ -60,7 +60,7 @@ final class View {
     private(set) var limboDocuments: Set<DocumentKey> = []
     private(set) var mutatedKeys: Set<DocumentKey> = []
 
-    init(query: Query, remoteKeys: Set<DocumentKey>) {
+    init(query: CairnModel.Query, remoteKeys: Set<DocumentKey>) {
         self.query = query
         self.documents = DocumentSet(query: query)
         self.syncedDocuments = remoteKeys

@@ -3,7 +3,7 @@ import CairnModel
 /// The state of a query's result at one moment, with the changes from the previous snapshot (Firebase's
 /// `ViewSnapshot`). Listeners receive these; the public API turns them into `QuerySnapshot`s.
 struct ViewSnapshot: Sendable {
-    var query: Query
+    var query: CairnModel.Query
     var documents: DocumentSet
     var oldDocuments: DocumentSet
     /// The changes, removals first, then additions, then modifications, each in query order.
@@ -24,7 +24,7 @@ struct ViewSnapshot: Sendable {
 
     /// The first snapshot a listener sees: every document added (Firebase's `ViewSnapshot::FromInitialDocuments`).
     static func initial(
-        query: Query, documents: DocumentSet, mutatedKeys: Set<DocumentKey>, isFromCache: Bool,
+        query: CairnModel.Query, documents: DocumentSet, mutatedKeys: Set<DocumentKey>, isFromCache: Bool,
         excludesMetadataChanges: Bool, hasCachedResults: Bool
     ) -> ViewSnapshot {
         ViewSnapshot(

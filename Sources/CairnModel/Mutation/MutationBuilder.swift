@@ -96,6 +96,18 @@ public struct MutationBuilder: Sendable {
                       transforms: parser.transforms)
     }
 
+    /// A query argument (`whereField(_:isEqualTo:)`, an `in` element, a cursor value): plain data, checked as
+    /// the SDKs check arguments (no sentinels, no arrays inside arrays, references into this database).
+    ///
+    /// ```swift
+    /// try builder.queryValue(["a", "b"])          // .array([.string("a"), .string("b")])
+    /// try builder.queryValue(.serverTimestamp)    // throws: can only be used with updateData() and setData()
+    /// ```
+    public func queryValue(_ value: UserValue) throws(ModelError) -> Value {
+        var parser = UserDataParser(source: .argument, databaseID: databaseID)
+        return try parser.parse(value, context: .root) ?? .null
+    }
+
     /// `delete()`: deletes the document, whether or not it exists.
     ///
     /// ```swift

@@ -79,7 +79,9 @@ extension LocalStore {
         for (key, entry) in remoteDocuments.allEntries() where targets.membership.targets(containing: key).isEmpty {
             orphans.append((max(entry.sequence, garbage.releasedDuringReplay[key] ?? 0), key))
         }
-        garbage.orphans.rebuild(orphans)
+        // Ties (a removed target's members share its sequence number) in key order, not the hash order of the
+        // views' dictionaries, so that identical caches collect identically (rebuild's sort is stable).
+        garbage.orphans.rebuild(orphans.sorted { ($0.sequence, $0.element) < ($1.sequence, $1.element) })
         garbage.inactiveTargets.rebuild(targets.saved.map { ($0.value.data.sequenceNumber, $0.key) })
         garbage.releasedDuringReplay = [:]
     }

@@ -26,6 +26,8 @@ public final class CacheInspector {
     public let replayProblem: String?
     /// The frame-level inspection, made once on first use (``logInspection()``).
     private var inspectionCache: LogInspection?
+    /// The index report, made once on first use (``indexReport()`` backfills the in-memory indexes).
+    var indexReportCache: IndexReport?
 
     private init(directory: String, log: SegmentLog, store: LocalStore?, replayProblem: String?) {
         self.directory = directory
@@ -53,7 +55,10 @@ public final class CacheInspector {
             configuration.frameCacheBytes = 4 << 20
             do {
                 let log = try SegmentLog.open(at: directory, configuration: configuration)
-                let problem = error.storage.map { "\($0.message)" + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
+                var problem = error.storage.map { "\($0.message)" + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
+                if error.storage?.code == .corruption {
+                    problem += "; `cairn salvage \(directory) --output NEW` does that into a new directory"
+                }
                 return CacheInspector(directory: directory, log: log, store: nil, replayProblem: problem)
             } catch {
                 throw InspectionError.wrap(error, directory: directory)
@@ -77,7 +82,8 @@ public final class CacheInspector {
                         + foreign.sorted().map(String.init).joined(separator: ", ") + ")")
             }
             throw InspectionError(
-                .corruption, "the cache cannot be replayed: \(replayProblem ?? "unknown"); run `cairn verify` for a full report")
+                .corruption,
+                "the cache cannot be replayed: \(replayProblem ?? "unknown"); run `cairn verify \(directory)` for a full report")
         }
         return store
     }

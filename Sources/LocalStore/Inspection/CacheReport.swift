@@ -23,8 +23,8 @@ public struct CacheReport: Sendable {
     /// Saved targets, by id.
     public var targets: [TargetReport]
     public var globals: GlobalsReport
-    /// `indexConfigurationChanged` records in the log (this build does not decode them).
-    public var indexConfigurationRecords: Int
+    /// The field indexes, the auto-creation switch and the backfill work (``CacheInspector/indexReport()``).
+    public var indexes: IndexReport
     /// What LRU garbage collection could remove now: targets (all inactive offline) and orphaned documents
     /// (in no target, under no pending write).
     public var collectableTargets: Int
@@ -110,7 +110,7 @@ extension CacheInspector {
             missingDocuments: entries.count { $0.entry.state == .noDocument },
             unknownDocuments: entries.count { $0.entry.state == .unknown },
             outbox: try outboxSummary(), targets: targetReports(store), globals: globalsReport(store),
-            indexConfigurationRecords: kinds[EventKind.indexConfigurationChanged.rawValue]?.records ?? 0,
+            indexes: try indexReport(),
             collectableTargets: store.targets.saved.count { store.targets.active[$0.key] == nil },
             orphanedDocuments: orphans.count,
             unfinishedTail: log.recoveryReport.truncatedBytes == 0 ? nil

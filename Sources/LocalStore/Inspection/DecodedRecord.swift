@@ -87,8 +87,10 @@ public struct DecodedRecord: Sendable {
         case .targetSaved, .targetRemoved, .targetMembershipChanged, .globalsChanged:
             return try targetEvent(TargetCacheEvent.decode(kind, key: key, value: value))
         case .indexConfigurationChanged:
+            let configuration = try IndexConfigurationEvent.decode(value)
             return (describeKey(key), .object([
-                ("note", .string("field-index configuration, \(value.count) bytes (not decoded by this build)")),
+                ("autoCreation", .bool(configuration.autoCreationEnabled)),
+                ("indexes", .array(configuration.indexes.map(indexJSON))),
             ]))
         }
     }
@@ -123,6 +125,24 @@ public struct DecodedRecord: Sendable {
                 })),
             ]))
         }
+    }
+
+    /// An index as in the Firebase CLI's `firestore:indexes` JSON (what `setIndexConfiguration` reads), with
+    /// its canonical id: `{"id":"users|age:asc","collectionGroup":"users","fields":[{"fieldPath":"age",
+    /// "order":"ASCENDING"},{"fieldPath":"tags","arrayConfig":"CONTAINS"}]}`.
+    static func indexJSON(_ index: FieldIndex) -> InspectionJSON {
+        .object([
+            ("id", .string(index.canonicalID)),
+            ("collectionGroup", .string(index.collectionGroup)),
+            ("fields", .array(index.segments.map { segment in
+                let setting: (String, InspectionJSON) = switch segment.kind {
+                case .ascending: ("order", .string("ASCENDING"))
+                case .descending: ("order", .string("DESCENDING"))
+                case .contains: ("arrayConfig", .string("CONTAINS"))
+                }
+                return .object([("fieldPath", .string(segment.field.canonicalString)), setting])
+            })),
+        ])
     }
 
     /// A batch as JSON: user, local write time, base writes and writes.

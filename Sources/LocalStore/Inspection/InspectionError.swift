@@ -55,7 +55,9 @@ public struct InspectionError: Error, Sendable, CustomStringConvertible {
         case .locked:
             return InspectionError(.locked, "\(directory): \(storage.message)")
         case .corruption:
-            return InspectionError(.corruption, "\(storage.message)\(place); run `cairn verify` for a full report")
+            return InspectionError(
+                .corruption, "\(storage.message)\(place); run `cairn verify \(directory)` for a full report, and "
+                    + "`cairn salvage \(directory) --output NEW` to copy every intact record into a new directory")
         case .formatVersion:
             return InspectionError(.newerFormat, "\(storage.message)\(place); use the Cairn version that wrote it")
         case .notFound, .invalidArgument, .closed:

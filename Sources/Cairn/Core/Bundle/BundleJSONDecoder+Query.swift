@@ -27,7 +27,7 @@ extension BundleJSONDecoder {
         let collection = try string(from["collectionId"], "from.collectionId")
         let path = from["allDescendants"] as? Bool == true ? parent : parent.appending(collection)
         let group = from["allDescendants"] as? Bool == true ? collection : nil
-        var filters: [Filter] = []
+        var filters: [CairnModel.Filter] = []
         if let filter = structured["where"] as? [String: Any] {
             let decoded = try self.filter(filter)
             if case .composite(let composite) = decoded, composite.op == .and {
@@ -46,14 +46,14 @@ extension BundleJSONDecoder {
             limit = (value as? Int) ?? ((value as? [String: Any])?["value"] as? Int)
             guard limit != nil else { throw LoadedBundle.malformed("the named query \(name) has a bad limit") }
         }
-        let limitType: Query.LimitType = bundled["limitType"] as? String == "LAST" ? .last : .first
-        let query = Query(
+        let limitType: CairnModel.Query.LimitType = bundled["limitType"] as? String == "LAST" ? .last : .first
+        let query = CairnModel.Query(
             path: path, collectionGroup: group, filters: filters, explicitOrderBy: orderBy, limit: limit,
             limitType: limitType, startAt: nil, endAt: nil)
         return LoadedBundle.NamedQuery(name: name, query: query, readTime: readTime)
     }
 
-    private func filter(_ json: [String: Any]) throws(FirestoreErrorCode) -> Filter {
+    private func filter(_ json: [String: Any]) throws(FirestoreErrorCode) -> CairnModel.Filter {
         if let field = json["fieldFilter"] as? [String: Any] {
             let path = try fieldPath((field["field"] as? [String: Any])?["fieldPath"])
             guard let op = Self.operators[field["op"] as? String ?? ""], let operand = field["value"] else {
@@ -62,7 +62,7 @@ extension BundleJSONDecoder {
             return .field(FieldFilter(path, op, try value(operand)))
         }
         if let composite = json["compositeFilter"] as? [String: Any] {
-            var filters: [Filter] = []
+            var filters: [CairnModel.Filter] = []
             for element in composite["filters"] as? [[String: Any]] ?? [] { filters.append(try filter(element)) }
             return composite["op"] as? String == "OR" ? .or(filters) : .and(filters)
         }
@@ -79,10 +79,10 @@ extension BundleJSONDecoder {
         throw LoadedBundle.malformed("a filter is none of fieldFilter, compositeFilter and unaryFilter")
     }
 
-    private func fieldPath(_ value: Any?) throws(FirestoreErrorCode) -> FieldPath {
+    private func fieldPath(_ value: Any?) throws(FirestoreErrorCode) -> CairnModel.FieldPath {
         let text = try string(value, "fieldPath")
         do {
-            return try FieldPath(parsingServerFormat: text)
+            return try CairnModel.FieldPath(parsingServerFormat: text)
         } catch {
             throw LoadedBundle.malformed("the field path \"\(text)\" is not valid")
         }

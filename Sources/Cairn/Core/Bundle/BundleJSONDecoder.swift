@@ -12,7 +12,7 @@ struct BundleJSONDecoder {
     }
 
     /// An RFC 3339 time such as `1970-01-01T00:00:00.000500000Z` (or with a `+hh:mm` offset).
-    func timestamp(_ value: Any?, _ field: String) throws(FirestoreErrorCode) -> Timestamp {
+    func timestamp(_ value: Any?, _ field: String) throws(FirestoreErrorCode) -> CairnModel.Timestamp {
         let text = try string(value, field)
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int64? {
@@ -49,7 +49,7 @@ struct BundleJSONDecoder {
             throw LoadedBundle.malformed("\(field) \"\(text)\" has no time zone")
         }
         let seconds = Self.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-        return Timestamp(seconds: seconds - offset, nanoseconds: Int32(nanos))
+        return CairnModel.Timestamp(seconds: seconds - offset, nanoseconds: Int32(nanos))
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
@@ -117,7 +117,7 @@ struct BundleJSONDecoder {
             guard let point = content as? [String: Any] else { break }
             let latitude = (point["latitude"] as? NSNumber)?.doubleValue ?? 0
             let longitude = (point["longitude"] as? NSNumber)?.doubleValue ?? 0
-            return .geoPoint(GeoPoint(latitude: latitude, longitude: longitude))
+            return .geoPoint(CairnModel.GeoPoint(latitude: latitude, longitude: longitude))
         case "arrayValue":
             guard let array = content as? [String: Any] else { break }
             var values: [Value] = []

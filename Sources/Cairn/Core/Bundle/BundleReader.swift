@@ -24,12 +24,12 @@ import Foundation
 struct LoadedBundle: Sendable {
     struct NamedQuery: Sendable {
         var name: String
-        var query: Query
-        var readTime: Timestamp
+        var query: CairnModel.Query
+        var readTime: CairnModel.Timestamp
     }
 
     var id: String
-    var createTime: Timestamp
+    var createTime: CairnModel.Timestamp
     var namedQueries: [NamedQuery] = []
     /// Documents with their versions, and deletions (`noDocument` at the read time).
     var documents: [Document] = []
@@ -44,7 +44,7 @@ struct LoadedBundle: Sendable {
         let decoder = BundleJSONDecoder(databaseID: databaseID)
         id = try decoder.string(metadata["id"], "metadata.id")
         createTime = try decoder.timestamp(metadata["createTime"], "metadata.createTime")
-        var pending: (key: DocumentKey, readTime: Timestamp)?
+        var pending: (key: DocumentKey, readTime: CairnModel.Timestamp)?
         for element in elements.dropFirst() {
             if let named = element["namedQuery"] as? [String: Any] {
                 namedQueries.append(try decoder.namedQuery(named))

@@ -22,7 +22,7 @@ protocol Datastore: AnyObject {
     /// order of `keys`.
     func lookup(keys: [DocumentKey], completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void)
     /// Runs a query once on the server (RunQuery) and returns the matching documents.
-    func runQuery(_ query: Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void)
+    func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void)
     /// Commits `mutations` atomically, inside the transaction `transactionID` when given.
     func commit(
         mutations: [Mutation], transactionID: [UInt8]?,
@@ -35,6 +35,6 @@ protocol Datastore: AnyObject {
 
 /// The server's answer to a commit: the commit time and one result per mutation, in order.
 struct CommitResponse: Sendable, Hashable {
-    var commitVersion: Timestamp
+    var commitVersion: CairnModel.Timestamp
     var results: [MutationResult]
 }

@@ -5,7 +5,7 @@ import LocalStore
 /// ``WatchChangeAggregator`` and handed to the ``RemoteSyncer``.
 struct RemoteEvent: Sendable {
     /// The snapshot version the event brings every listened target to.
-    var snapshotVersion: Timestamp
+    var snapshotVersion: CairnModel.Timestamp
     /// Per target: its new resume token, whether it became current and its membership changes.
     var targetChanges: [Int32: TargetChange]
     /// Targets whose cached results an existence filter proved wrong: they must be re-listened to with a fresh
@@ -17,7 +17,7 @@ struct RemoteEvent: Sendable {
     var resolvedLimboDocuments: Set<DocumentKey>
 
     init(
-        snapshotVersion: Timestamp, targetChanges: [Int32: TargetChange] = [:],
+        snapshotVersion: CairnModel.Timestamp, targetChanges: [Int32: TargetChange] = [:],
         targetMismatches: [Int32: TargetData.Purpose] = [:], documentUpdates: [DocumentKey: Document] = [:],
         resolvedLimboDocuments: Set<DocumentKey> = []
     ) {

@@ -101,7 +101,7 @@ extension RemoteStore: WriteStreamDelegate {
         for batch in writePipeline { send(batch) }
     }
 
-    func writeStreamDidReceiveResponse(commitVersion: Timestamp, results: [MutationResult]) {
+    func writeStreamDidReceiveResponse(commitVersion: CairnModel.Timestamp, results: [MutationResult]) {
         guard let batch = writePipeline.first else {
             // An acknowledgement for nothing in flight: the stream is out of step, so start it over.
             restartWriteStreamAfterError(FirestoreErrorCode(.internal, "The write stream acknowledged a write that was never sent."))

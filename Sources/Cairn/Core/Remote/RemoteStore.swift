@@ -194,7 +194,7 @@ final class RemoteStore: @unchecked Sendable {
 
     /// Applies the event the aggregator built at `snapshotVersion`: updates the in-memory resume tokens, re-listens
     /// to mismatched targets, and hands the event to the syncer.
-    private func raiseWatchSnapshot(at snapshotVersion: Timestamp) {
+    private func raiseWatchSnapshot(at snapshotVersion: CairnModel.Timestamp) {
         guard let aggregator else { return }
         let event = aggregator.createRemoteEvent(at: snapshotVersion)
         for (targetID, change) in event.targetChanges where !change.resumeToken.isEmpty {
@@ -239,7 +239,7 @@ extension RemoteStore: WatchStreamDelegate {
         for targetID in listenTargets.keys.sorted() { sendWatchRequest(listenTargets[targetID]!) }
     }
 
-    func watchStreamDidChange(_ change: WatchChange, snapshotVersion: Timestamp) {
+    func watchStreamDidChange(_ change: WatchChange, snapshotVersion: CairnModel.Timestamp) {
         // A message from the server: the connection works.
         onlineStateTracker.updateState(.online)
         watchBackoff.reset()

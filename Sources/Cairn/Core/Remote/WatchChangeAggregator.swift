@@ -146,7 +146,7 @@ final class WatchChangeAggregator {
     }
 
     /// Everything since the last event, as one event at `snapshotVersion`; the pending state is cleared.
-    func createRemoteEvent(at snapshotVersion: Timestamp) -> RemoteEvent {
+    func createRemoteEvent(at snapshotVersion: CairnModel.Timestamp) -> RemoteEvent {
         var targetChanges: [Int32: TargetChange] = [:]
         for targetID in targetStates.keys.sorted() {
             guard let targetData = targetDataForActiveTarget(targetID) else { continue }

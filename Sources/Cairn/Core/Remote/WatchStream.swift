@@ -23,7 +23,7 @@ protocol WatchStreamDelegate: AnyObject {
     func watchStreamDidOpen()
     /// A change from the server; `snapshotVersion` is the global version for a no-change target change with no
     /// target ids (a consistent snapshot), `TargetData.noSnapshotVersion` otherwise.
-    func watchStreamDidChange(_ change: WatchChange, snapshotVersion: Timestamp)
+    func watchStreamDidChange(_ change: WatchChange, snapshotVersion: CairnModel.Timestamp)
     /// The stream closed: `nil` for a clean close, otherwise the error that ended it.
     func watchStreamWasInterrupted(error: FirestoreErrorCode?)
 }

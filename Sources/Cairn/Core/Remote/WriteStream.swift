@@ -26,7 +26,7 @@ protocol WriteStreamDelegate: AnyObject {
     func writeStreamDidOpen()
     func writeStreamDidCompleteHandshake()
     /// The server acknowledged the oldest batch in flight.
-    func writeStreamDidReceiveResponse(commitVersion: Timestamp, results: [MutationResult])
+    func writeStreamDidReceiveResponse(commitVersion: CairnModel.Timestamp, results: [MutationResult])
     /// The stream closed: `nil` for a clean close, otherwise the error that ended it.
     func writeStreamWasInterrupted(error: FirestoreErrorCode?)
 }

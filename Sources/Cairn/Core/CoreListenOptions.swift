@@ -1,12 +1,3 @@
-/// Where a listener takes its results from (Firebase's `ListenSource`).
-enum ListenSource: Sendable, Equatable {
-    /// The cache first, then the server: the listener keeps a watch target.
-    case `default`
-    /// The cache only: the listener never opens a watch target, but still sees local writes and server data
-    /// that arrive for other listeners.
-    case cache
-}
-
 /// How a query listener filters and gates its events (Firebase's `core::ListenOptions`).
 ///
 /// ```swift

@@ -11,10 +11,10 @@ import CairnModel
 ///     transaction.commit { error in ... }
 /// }
 /// ```
-final class Transaction {
+final class TransactionAttempt {
     private let datastore: any Datastore
     /// The version each read saw; `nil` for a document that did not exist.
-    private var readVersions: [DocumentKey: Timestamp?] = [:]
+    private var readVersions: [DocumentKey: CairnModel.Timestamp?] = [:]
     private var mutations: [Mutation] = []
     private var writtenKeys = Set<DocumentKey>()
     /// The first misuse, reported by `commit`.
@@ -84,7 +84,7 @@ final class Transaction {
     }
 
     private func record(_ document: Document) -> FirestoreErrorCode? {
-        let version: Timestamp? = document.exists ? document.version : nil
+        let version: CairnModel.Timestamp? = document.exists ? document.version : nil
         if let existing = readVersions[document.key], existing != version {
             return FirestoreErrorCode(.aborted, "Document version changed between two reads.")
         }

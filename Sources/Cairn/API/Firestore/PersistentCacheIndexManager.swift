@@ -1,0 +1,32 @@
+/// Client-side index management of a persistent cache: turns automatic index creation on or off and deletes
+/// the indexes. `db.persistentCacheIndexManager` is `nil` for memory caches.
+///
+/// ```swift
+/// db.persistentCacheIndexManager?.enableIndexAutoCreation()
+/// db.persistentCacheIndexManager?.deleteAllIndexes()
+/// ```
+public final class PersistentCacheIndexManager: Sendable {
+    private let client: any ClientBridge
+
+    init(client: any ClientBridge) {
+        self.client = client
+    }
+
+    /// Lets the cache create an index for a query whose scan reads many more documents than it returns.
+    public func enableIndexAutoCreation() { client.setIndexAutoCreationEnabled(true) }
+
+    /// Stops automatic index creation (the default); existing indexes stay.
+    public func disableIndexAutoCreation() { client.setIndexAutoCreationEnabled(false) }
+
+    /// Deletes every client-side index, configured or created automatically.
+    public func deleteAllIndexes() { client.deleteAllFieldIndexes() }
+}
+
+extension Firestore {
+    /// The index manager of a persistent cache; `nil` for a memory cache or when the instance cannot start.
+    /// Reading it starts the instance.
+    public var persistentCacheIndexManager: PersistentCacheIndexManager? {
+        guard case .success(let client) = client(), case .persistent = configuration.cache else { return nil }
+        return PersistentCacheIndexManager(client: client)
+    }
+}

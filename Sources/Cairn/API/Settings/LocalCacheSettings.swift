@@ -1,0 +1,143 @@
+import Foundation
+
+/// The cache size that turns garbage collection off (Firebase's `FirestoreCacheSizeUnlimited`).
+///
+/// ```swift
+/// settings.cacheSettings = PersistentCacheSettings(sizeBytes: FirestoreCacheSizeUnlimited as NSNumber)
+/// ```
+public let FirestoreCacheSizeUnlimited: Int64 = -1
+
+/// The smallest cache size Firestore accepts: 1 MiB.
+let minimumCacheSizeBytes: Int64 = 1_048_576
+/// The default cache size: 100 MiB.
+let defaultCacheSizeBytes: Int64 = 104_857_600
+
+/// The kind of cache a Firestore instance keeps: ``PersistentCacheSettings`` or ``MemoryCacheSettings`` (the only
+/// two; as in Firebase, other conformances are not supported).
+///
+/// ```swift
+/// let settings = FirestoreSettings()
+/// settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings())
+/// ```
+public protocol LocalCacheSettings: Sendable {}
+
+/// A cache on disk that survives restarts (the default). The size is the target of the garbage collector, not a
+/// hard limit: above it, the least recently used documents that no listener needs are removed.
+///
+/// Cairn keeps the cache in `directory`, by default `$XDG_DATA_HOME/cairn/<project>/<database>` (with
+/// `~/.local/share` when `XDG_DATA_HOME` is unset).
+///
+/// ```swift
+/// settings.cacheSettings = PersistentCacheSettings(sizeBytes: 50 * 1024 * 1024 as NSNumber)
+/// settings.cacheSettings = PersistentCacheSettings(sizeBytes: 50 * 1024 * 1024 as NSNumber,
+///                                                  directory: URL(fileURLWithPath: "/var/lib/app/cache"))
+/// ```
+///
+/// A size below 1 MiB (other than ``FirestoreCacheSizeUnlimited``) is reported as `invalidArgument` by the first
+/// call on the Firestore instance that uses these settings.
+public final class PersistentCacheSettings: LocalCacheSettings, Hashable, CustomStringConvertible {
+    /// The garbage collector's target in bytes.
+    public let sizeBytes: Int64
+    /// Where the cache lives; `nil` for the default directory.
+    public let directory: URL?
+
+    /// A 100 MiB cache in the default directory.
+    public convenience init() {
+        self.init(sizeBytes: NSNumber(value: defaultCacheSizeBytes))
+    }
+
+    /// A cache of `size` bytes (at least 1 MiB, or ``FirestoreCacheSizeUnlimited``).
+    public convenience init(sizeBytes size: NSNumber) {
+        self.init(sizeBytes: size, directory: nil)
+    }
+
+    /// A cache of `size` bytes in `directory` (Cairn).
+    public init(sizeBytes size: NSNumber, directory: URL?) {
+        self.sizeBytes = size.int64Value
+        self.directory = directory
+    }
+
+    public static func == (a: PersistentCacheSettings, b: PersistentCacheSettings) -> Bool {
+        a.sizeBytes == b.sizeBytes && a.directory == b.directory
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sizeBytes)
+        hasher.combine(directory)
+    }
+
+    public var description: String {
+        "PersistentCacheSettings(sizeBytes: \(sizeBytes), directory: \(directory?.path ?? "default"))"
+    }
+}
+
+/// A cache in memory only: nothing survives the process; offline reads and writes still work while it runs.
+///
+/// ```swift
+/// settings.cacheSettings = MemoryCacheSettings()                                   // eager GC
+/// settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 10_000_000))
+/// ```
+public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConvertible {
+    public let garbageCollectorSettings: any MemoryGarbageCollectorSettings
+
+    /// A memory cache with eager garbage collection.
+    public convenience init() {
+        self.init(garbageCollectorSettings: MemoryEagerGCSettings())
+    }
+
+    public init(garbageCollectorSettings: any MemoryGarbageCollectorSettings) {
+        self.garbageCollectorSettings = garbageCollectorSettings
+    }
+
+    public var description: String { "MemoryCacheSettings(\(garbageCollectorSettings))" }
+}
+
+/// How a memory cache drops documents: ``MemoryEagerGCSettings`` or ``MemoryLRUGCSettings``.
+///
+/// ```swift
+/// let gc: any MemoryGarbageCollectorSettings = MemoryLRUGCSettings(sizeBytes: 5_000_000)
+/// settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: gc)
+/// ```
+public protocol MemoryGarbageCollectorSettings: Sendable {}
+
+/// Drop a document as soon as no listener or pending write needs it (the memory cache's default).
+///
+/// ```swift
+/// MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+/// ```
+public final class MemoryEagerGCSettings: MemoryGarbageCollectorSettings, CustomStringConvertible {
+    public init() {}
+
+    public var description: String { "MemoryEagerGCSettings()" }
+}
+
+/// Keep documents up to a size target and drop the least recently used beyond it.
+///
+/// ```swift
+/// MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 20 * 1024 * 1024 as NSNumber))
+/// ```
+public final class MemoryLRUGCSettings: MemoryGarbageCollectorSettings, CustomStringConvertible {
+    /// The target size in bytes (at least 1 MiB, or ``FirestoreCacheSizeUnlimited``).
+    public let sizeBytes: Int64
+
+    /// A 100 MiB target.
+    public convenience init() {
+        self.init(sizeBytes: NSNumber(value: defaultCacheSizeBytes))
+    }
+
+    public init(sizeBytes size: NSNumber) {
+        self.sizeBytes = size.int64Value
+    }
+
+    public var description: String { "MemoryLRUGCSettings(sizeBytes: \(sizeBytes))" }
+}
+
+/// Checks a cache size as Firebase does (`kMinimumCacheSizeBytes`).
+func validateCacheSize(_ size: Int64) throws(FirestoreErrorCode) {
+    if size != FirestoreCacheSizeUnlimited && size < minimumCacheSizeBytes {
+        throw FirestoreErrorCode(
+            .invalidArgument,
+            "Cache size must be set to at least \(minimumCacheSizeBytes) bytes (or FirestoreCacheSizeUnlimited), "
+                + "but was \(size).")
+    }
+}

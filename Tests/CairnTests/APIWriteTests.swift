@@ -1,0 +1,176 @@
+import CairnModel
+import Foundation
+import Testing
+
+@testable import Cairn
+
+@Suite("API batches, transactions, network and lifecycle calls")
+struct APIWriteTests {
+    @Test("A batch commits its writes as one atomic write; invalid data fails the commit and writes nothing")
+    func batches() async throws {
+        let env = APITestEnvironment()
+        let batch = env.db.batch()
+        batch.setData(["a": 1], forDocument: env.db.document("c/1"))
+            .updateData(["n": FieldValue.increment(Int64(1))], forDocument: env.db.document("c/2"))
+            .deleteDocument(env.db.document("c/3"))
+        try await batch.commit()
+        #expect(env.bridge.writes.count == 1)
+        #expect(env.bridge.writes[0].map(\.key.description) == ["c/1", "c/2", "c/3"])
+        await #expect(throws: FirestoreErrorCode.self) { try await batch.commit() }
+
+        let bad = env.db.batch()
+        bad.setData(["a": 1], forDocument: env.db.document("c/1"))
+        bad.setData(["a": [[1]]], forDocument: env.db.document("c/2"))
+        await #expect(throws: FirestoreErrorCode.self) { try await bad.commit() }
+        let foreign = env.db.batch().deleteDocument(APITestEnvironment().db.document("c/1"))
+        await #expect(throws: FirestoreErrorCode(.invalidArgument, "Provided document reference is from a different Cloud Firestore instance.")) {
+            try await foreign.commit()
+        }
+        #expect(env.bridge.writes.count == 1)
+    }
+
+    @Test("A batch holds at most 500 writes, each transform counting as one more; an empty batch commits at once")
+    func batchLimit() async throws {
+        let env = APITestEnvironment()
+        let full = env.db.batch()
+        for i in 0..<500 { full.deleteDocument(env.db.document("c/\(i)")) }
+        try await full.commit()
+        let over = env.db.batch()
+        for i in 0..<499 { over.deleteDocument(env.db.document("c/\(i)")) }
+        over.setData(["t": FieldValue.serverTimestamp()], forDocument: env.db.document("c/x"))
+        do {
+            try await over.commit()
+            Issue.record("a 501-write batch was committed")
+        } catch let error as FirestoreErrorCode {
+            #expect(error.message.hasPrefix("A write batch can contain at most 500 writes, but this one has 501"))
+        }
+        try await env.db.batch().commit()
+        #expect(env.bridge.writes.map(\.count) == [500])
+    }
+
+    @Test("Write errors from the client reach the completion on the callback queue")
+    func writeErrors() async throws {
+        let env = APITestEnvironment()
+        env.bridge.state.withLock { $0.writeResult = FirestoreErrorCode(.permissionDenied, "denied") }
+        let seen = Recorder<(FirestoreErrorCode?, Bool)>()
+        env.db.document("c/d").setData(["a": 1]) { error in seen.append((error as? FirestoreErrorCode, env.isOnCallbackQueue)) }
+        env.flush()
+        #expect(seen.values.first?.0?.code == .permissionDenied)
+        #expect(seen.values.first?.1 == true)
+        let added = env.db.collection("c").addDocument(data: ["x": 1], completion: nil)
+        #expect(env.bridge.writes.last?.first?.key.documentID == added.documentID)
+    }
+
+    @Test("Transactions read from the server, buffer writes, retry aborted commits and return the block's result")
+    func transactions() async throws {
+        let env = APITestEnvironment()
+        let counter = env.db.document("counters/a")
+        let stored = fakeDocument("counters/a", ["n": .integer(4)])
+        env.bridge.state.withLock { state in
+            state.server = [stored.key: stored]
+            state.failingCommits = 2
+        }
+        let result = try await env.db.runTransaction { transaction, errorPointer in
+            do {
+                let snapshot = try transaction.getDocument(counter)
+                let n = snapshot.get("n") as? Int ?? 0
+                transaction.updateData(["n": n + 1], forDocument: counter)
+                return n + 1
+            } catch {
+                errorPointer?.pointee = error as NSError
+                return nil
+            }
+        }
+        #expect(result as? Int == 5)
+        let (attempts, writes) = env.bridge.state.withLock { ($0.transactionAttempts, $0.transactionWrites) }
+        #expect(attempts == 3)
+        #expect(writes.count == 1 && writes[0].first?.key == stored.key)
+    }
+
+    @Test("Offline transactions fail with unavailable; the block's own error and invalid writes fail them too")
+    func transactionFailures() async throws {
+        let env = APITestEnvironment()
+        env.bridge.state.withLock { $0.server = nil }
+        let ref = env.db.document("c/d")
+        do {
+            _ = try await env.db.runTransaction { transaction, errorPointer in
+                do { _ = try transaction.getDocument(ref) } catch { errorPointer?.pointee = error as NSError }
+                return nil
+            }
+            Issue.record("an offline transaction succeeded")
+        } catch let error as NSError {
+            #expect(error.domain == FirestoreErrorDomain && error.code == FirestoreErrorCode.Code.unavailable.rawValue)
+        }
+        let mine = NSError(domain: "app", code: 7)
+        await #expect(throws: NSError.self) {
+            _ = try await env.db.runTransaction { _, errorPointer in
+                errorPointer?.pointee = mine
+                return nil
+            }
+        }
+        do {
+            _ = try await env.db.runTransaction { transaction, _ in
+                transaction.setData(["a": URL(fileURLWithPath: "/")], forDocument: ref)
+                return nil
+            }
+            Issue.record("a transaction with invalid data succeeded")
+        } catch let error as FirestoreErrorCode {
+            #expect(error.message == "Unsupported type: URL (found in field a)")
+        }
+        let options = TransactionOptions()
+        options.maxAttempts = 0
+        await #expect(throws: FirestoreErrorCode.self) {
+            _ = try await env.db.runTransaction(with: options) { _, _ in nil }
+        }
+    }
+
+    @Test("Network, pending-writes and index calls reach the client; bad index JSON does not")
+    func clientCalls() async throws {
+        let env = APITestEnvironment()
+        try await env.db.disableNetwork()
+        try await env.db.enableNetwork()
+        try await env.db.waitForPendingWrites()
+        try await env.db.setIndexConfiguration(#"{"indexes": [], "fieldOverrides": []}"#)
+        await #expect(throws: FirestoreErrorCode.self) { try await env.db.setIndexConfiguration("{not json") }
+        env.db.enableNetwork(completion: nil)
+        env.flush()
+        #expect(env.bridge.calls == ["disableNetwork", "enableNetwork", "waitForPendingWrites", "setIndexConfiguration", "enableNetwork"])
+    }
+
+    @Test("persistentCacheIndexManager exists only for persistent caches and forwards its calls")
+    func indexManager() throws {
+        let memory = APITestEnvironment()
+        #expect(memory.db.persistentCacheIndexManager == nil)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let persistent = APITestEnvironment { settings in
+            settings.cacheSettings = PersistentCacheSettings(sizeBytes: 2_000_000, directory: directory)
+        }
+        let manager = try #require(persistent.db.persistentCacheIndexManager)
+        manager.enableIndexAutoCreation()
+        manager.disableIndexAutoCreation()
+        manager.deleteAllIndexes()
+        #expect(persistent.bridge.state.withLock { $0.autoCreation } == [true, false])
+        #expect(persistent.bridge.calls == ["deleteAllFieldIndexes"])
+    }
+
+    @Test("clearPersistence refuses a running instance and deletes the cache directory after terminate")
+    func clearPersistence() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let env = APITestEnvironment { settings in
+            settings.cacheSettings = PersistentCacheSettings(sizeBytes: 2_000_000, directory: directory)
+        }
+        try await env.db.disableNetwork()
+        do {
+            try await env.db.clearPersistence()
+            Issue.record("cleared a running instance")
+        } catch let error as FirestoreErrorCode {
+            #expect(error.code == .failedPrecondition)
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.path))
+        try await env.db.terminate()
+        #expect(env.bridge.calls.last == "terminate")
+        try await env.db.clearPersistence()
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+}
