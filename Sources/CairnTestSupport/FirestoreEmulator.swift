@@ -15,8 +15,8 @@ import Foundation
 /// // connect to emulator.host:emulator.port, plaintext, "Authorization: Bearer owner"
 /// ```
 ///
-/// Sendability: `Process` is not `Sendable`, but after launch this class only calls its thread-safe `isRunning`,
-/// `terminate()` and `waitUntilExit()`; every other property is an immutable value.
+/// Sendability: `Process` and `Pipe` are not `Sendable`, but after launch this class only calls the thread-safe
+/// `isRunning`, `waitUntilExit()` and the pipe's `close()`; every other property is an immutable value.
 public final class FirestoreEmulator: @unchecked Sendable {
     /// Where the Debian package installs the launcher script.
     public static let scriptPath =
@@ -29,6 +29,8 @@ public final class FirestoreEmulator: @unchecked Sendable {
     /// How long the emulator took from launch until `GET /` answered `Ok`.
     public let startupDuration: Duration
     private let process: Process
+    /// The launcher's stdin; closing it (or this process dying) stops the emulator.
+    private let lifeline: Pipe
 
     /// Why the emulator cannot run here (no launcher script, or no `java` on PATH), nil when it can.
     public static var missingReason: String? {
@@ -68,10 +70,11 @@ public final class FirestoreEmulator: @unchecked Sendable {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", watchdogScript, "firestore-emulator", "\(getpid())", scriptPath, "\(port)"]
+        process.arguments = ["-c", watchdogScript, "firestore-emulator", scriptPath, "\(port)"]
         process.standardOutput = log
         process.standardError = log
-        process.standardInput = FileHandle.nullDevice
+        let lifeline = Pipe()
+        process.standardInput = lifeline
         try process.run()
         while clock.now - began < timeout {
             if !process.isRunning {
@@ -81,19 +84,22 @@ public final class FirestoreEmulator: @unchecked Sendable {
                 answer.body.hasPrefix("Ok")
             {
                 return FirestoreEmulator(
-                    port: port, logPath: logPath, startupDuration: clock.now - began, process: process)
+                    port: port, logPath: logPath, startupDuration: clock.now - began, process: process,
+                    lifeline: lifeline)
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        process.terminate()
+        try? lifeline.fileHandleForWriting.close()
+        process.waitUntilExit()
         throw EmulatorError("the emulator did not answer GET / with Ok within \(timeout); see \(logPath)")
     }
 
-    private init(port: Int, logPath: String, startupDuration: Duration, process: Process) {
+    private init(port: Int, logPath: String, startupDuration: Duration, process: Process, lifeline: Pipe) {
         self.port = port
         self.logPath = logPath
         self.startupDuration = startupDuration
         self.process = process
+        self.lifeline = lifeline
     }
 
     /// `host:port`, the form of `FIRESTORE_EMULATOR_HOST`.
@@ -108,21 +114,25 @@ public final class FirestoreEmulator: @unchecked Sendable {
         }
     }
 
-    /// Stops the emulator (the script and its Java process) and waits for it to exit.
+    /// Stops the emulator (the script and its Java process) and waits for the launcher to exit.
     public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
+        try? lifeline.fileHandleForWriting.close()
         process.waitUntilExit()
     }
 
-    /// Runs the launcher in its own process group and stops that group when asked (SIGTERM), when the emulator
-    /// exits, or when the test process (argument 1) is gone. Arguments: test pid, script, port.
+    /// Runs the launcher script and kills it and its Java child when the watchdog's stdin reaches end of file:
+    /// ``stop()`` closes it, and so does the kernel when the test process dies. Signals are not used because a
+    /// test runner may start its children with SIGTERM blocked. Arguments: script, port.
     private static let watchdogScript = """
-        setsid "$2" start --host=127.0.0.1 --port="$3" &
+        "$1" start --host=127.0.0.1 --port="$2" &
         emulator=$!
-        trap 'kill -TERM -- -$emulator 2>/dev/null; exit 0' TERM INT
-        while kill -0 "$1" 2>/dev/null && kill -0 "$emulator" 2>/dev/null; do sleep 1 & wait $!; done
-        kill -TERM -- -$emulator 2>/dev/null
+        while kill -0 "$emulator" 2>/dev/null; do
+            read -r -t 1 _
+            [ $? -gt 128 ] || break
+        done
+        pkill -KILL -P "$emulator"
+        kill -KILL "$emulator" 2>/dev/null
+        exit 0
         """
 }
 
