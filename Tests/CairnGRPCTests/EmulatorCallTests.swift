@@ -27,7 +27,8 @@ extension EmulatorTests {
         }
 
         @Test(
-            "a committed document reads back through BatchGet (timestamps in microseconds); a missing one is noDocument")
+            "a committed document reads back through BatchGet (timestamps in microseconds); a missing one is noDocument"
+        )
         func commitThenBatchGet() async throws {
             let rpc = try await EmulatorGate.client(project: "cairn-batch-get")
             defer { rpc.shutdown() }

@@ -10,7 +10,7 @@ import Testing
 /// reports one skipped suite, with the reason, instead of one line per test.
 @Suite(
     "Firestore emulator", .serialized,
-    .enabled(if: EmulatorGate.shouldRun, "Firestore emulator not installed; set CI=true to make its absence a failure"))
+    .enabled(if: EmulatorGate.shouldRun, EmulatorGate.skipReason))
 enum EmulatorTests {}
 
 /// Decides whether the emulator suites run, and connects clients to the shared emulator.
@@ -19,6 +19,12 @@ enum EmulatorTests {}
 /// anyway and fail with the launcher's reason, so CI cannot silently skip them.
 enum EmulatorGate {
     static let shouldRun = FirestoreEmulator.missingReason == nil || FirestoreEmulator.isCI
+
+    /// The one line a machine without the emulator prints for the skipped suite.
+    static let skipReason = Comment(
+        rawValue:
+            "Firestore emulator tests skipped: \(FirestoreEmulator.missingReason ?? "the emulator is available"); "
+            + "set CI=true to make this a failure")
 
     /// A client for a fresh project (its documents deleted) on the shared emulator.
     static func client(project: String) async throws -> FirestoreRPC {

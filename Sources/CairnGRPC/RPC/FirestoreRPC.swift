@@ -23,7 +23,6 @@ package final class FirestoreRPC: Sendable {
     let configuration: FirestoreRPCConfiguration
     let stub: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
-    private let connections: Task<Void, Never>
 
     /// Connects lazily: the connection is made by the first call and re-made after failures.
     package init(configuration: FirestoreRPCConfiguration) throws(FirestoreErrorCode) {
@@ -43,7 +42,8 @@ package final class FirestoreRPC: Sendable {
         let client = GRPCClient(transport: transport)
         self.client = client
         self.stub = Google_Firestore_V1_Firestore.Client(wrapping: client)
-        self.connections = Task { try? await client.runConnections() }
+        // Runs until shutdown(); a failure surfaces as UNAVAILABLE on the calls that need the connection.
+        Task { try? await client.runConnections() }
     }
 
     /// Closes the connection once running calls finish; later calls fail with `.unavailable`.
