@@ -66,7 +66,8 @@ let package = Package(
             ],
             exclude: ["Protos", "README.md"]
         ),
-        // Shared by tests, the demo and the benchmarks: the crash-writer workload and a seeded generator.
+        // Shared by tests, the demo and the benchmarks: the crash-writer workload, a seeded generator, and the
+        // Firestore emulator launcher (Foundation only).
         .target(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]
