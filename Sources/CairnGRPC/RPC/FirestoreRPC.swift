@@ -1,0 +1,113 @@
+import Cairn
+import CairnModel
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import LocalStore
+
+/// A Firestore v1 client over grpc-swift-2 and the NIO HTTP/2 transport, speaking CairnModel types.
+///
+/// One HTTP/2 connection carries every call. Each call sends `authorization: Bearer <token>` (when the
+/// configuration's provider returns one), `google-cloud-resource-prefix: projects/{p}/databases/{d}` and
+/// `x-goog-request-params: database=…` (the routing header). gRPC failures arrive as ``FirestoreErrorCode`` with
+/// the same code (NOT_FOUND → `.notFound`, …).
+///
+/// ```swift
+/// let rpc = try FirestoreRPC(configuration: .emulator(databaseID: database, host: "127.0.0.1", port: 8080))
+/// defer { rpc.shutdown() }
+/// let ack = try await rpc.commit([.set(key, value: ObjectValue(["n": .integer(1)]))])
+/// let documents = try await rpc.lookup([key])
+/// let listen = rpc.makeListenStream()       // Listen: see ``ListenStream``
+/// ```
+package final class FirestoreRPC: Sendable {
+    package let serializer: FirestoreSerializer
+    let configuration: FirestoreRPCConfiguration
+    let stub: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
+    private let client: GRPCClient<HTTP2ClientTransport.Posix>
+
+    /// Connects lazily: the connection is made by the first call and re-made after failures.
+    package init(configuration: FirestoreRPCConfiguration) throws(FirestoreErrorCode) {
+        self.configuration = configuration
+        self.serializer = FirestoreSerializer(databaseID: configuration.databaseID)
+        let transport: HTTP2ClientTransport.Posix
+        do {
+            transport = try HTTP2ClientTransport.Posix(
+                target: .dns(host: configuration.host, port: configuration.port),
+                transportSecurity: configuration.usesTLS ? .tls : .plaintext)
+        } catch {
+            throw FirestoreErrorCode(
+                .invalidArgument,
+                "Cannot set up a connection to \(configuration.host):\(configuration.port): \(error). "
+                    + "Check the host name and port.")
+        }
+        let client = GRPCClient(transport: transport)
+        self.client = client
+        self.stub = Google_Firestore_V1_Firestore.Client(wrapping: client)
+        // Runs until shutdown(); a failure surfaces as UNAVAILABLE on the calls that need the connection.
+        Task { try? await client.runConnections() }
+    }
+
+    /// Closes the connection once running calls finish; later calls fail with `.unavailable`.
+    package func shutdown() {
+        client.beginGracefulShutdown()
+    }
+
+    /// `projects/{p}/databases/{d}`.
+    package var databaseName: String { serializer.databaseName }
+
+    /// The metadata of every call: the bearer token, the resource prefix and the routing header.
+    func metadata() async throws(FirestoreErrorCode) -> Metadata {
+        var metadata: Metadata = [:]
+        if let provider = configuration.authTokenProvider {
+            let token: String?
+            do {
+                token = try await provider()
+            } catch let error as FirestoreErrorCode {
+                throw error
+            } catch {
+                throw FirestoreErrorCode(.unauthenticated, "The auth token provider failed: \(error).")
+            }
+            if let token { metadata.addString("Bearer \(token)", forKey: "authorization") }
+        }
+        metadata.addString(databaseName, forKey: "google-cloud-resource-prefix")
+        metadata.addString("database=\(Self.routingValue(databaseName))", forKey: "x-goog-request-params")
+        return metadata
+    }
+
+    /// A routing-header value: percent-encoded except unreserved characters and `/`, as the Google clients send it.
+    static func routingValue(_ value: String) -> String {
+        var encoded = ""
+        for byte in value.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || "-._~/".unicodeScalars.contains(scalar)
+            {
+                encoded.unicodeScalars.append(scalar)
+            } else {
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return encoded
+    }
+
+    /// The Firestore error for anything a call threw.
+    static func firestoreError(_ error: any Error) -> FirestoreErrorCode {
+        switch error {
+        case let error as FirestoreErrorCode:
+            return error
+        case let error as RPCError:
+            let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
+            return FirestoreErrorCode(
+                code, error.message.isEmpty ? "The Firestore call failed (\(error.code))." : error.message)
+        case is CancellationError:
+            return FirestoreErrorCode(.cancelled, "The Firestore call was cancelled.")
+        default:
+            return FirestoreErrorCode(.unknown, "The Firestore call failed: \(error).")
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

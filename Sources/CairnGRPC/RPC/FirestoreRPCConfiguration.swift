@@ -1,0 +1,75 @@
+import Cairn
+import CairnModel
+import Foundation
+
+/// Where and how the gRPC client connects: Cloud Firestore over TLS with an auth token, or the emulator in
+/// plaintext with `Authorization: Bearer owner`.
+///
+/// ```swift
+/// // Production: TLS to firestore.googleapis.com:443; the provider returns an OAuth2 or Firebase ID token.
+/// let production = FirestoreRPCConfiguration.production(databaseID: DatabaseID(projectID: "my-app")) {
+///     try await myTokenSource.currentToken()
+/// }
+/// // The emulator, as `db.useEmulator(withHost: "127.0.0.1", port: 8080)` would set it up.
+/// let emulator = FirestoreRPCConfiguration.emulator(databaseID: database, host: "127.0.0.1", port: 8080)
+/// // FIRESTORE_EMULATOR_HOST=host:port overrides production settings, as in the official SDKs.
+/// let chosen = production.applyingEmulatorEnvironment()
+/// ```
+public struct FirestoreRPCConfiguration: Sendable {
+    /// Returns the bearer token for the next call (without the `Bearer ` prefix), or nil to send no
+    /// `authorization` header. Called before every RPC and stream start; cache inside the provider.
+    public typealias AuthTokenProvider = @Sendable () async throws -> String?
+
+    /// The production host of Cloud Firestore.
+    public static let productionHost = "firestore.googleapis.com"
+    /// The environment variable that points every client at an emulator (`host:port`).
+    public static let emulatorHostVariable = "FIRESTORE_EMULATOR_HOST"
+
+    public var databaseID: DatabaseID
+    public var host: String
+    public var port: Int
+    /// TLS with the system's trust roots (production) or plaintext (the emulator).
+    public var usesTLS: Bool
+    public var authTokenProvider: AuthTokenProvider?
+
+    public init(databaseID: DatabaseID, host: String, port: Int, usesTLS: Bool, authTokenProvider: AuthTokenProvider?) {
+        self.databaseID = databaseID
+        self.host = host
+        self.port = port
+        self.usesTLS = usesTLS
+        self.authTokenProvider = authTokenProvider
+    }
+
+    /// Cloud Firestore: TLS to `firestore.googleapis.com:443`, tokens from `authTokenProvider`.
+    public static func production(
+        databaseID: DatabaseID, authTokenProvider: AuthTokenProvider? = nil
+    ) -> FirestoreRPCConfiguration {
+        FirestoreRPCConfiguration(
+            databaseID: databaseID, host: productionHost, port: 443, usesTLS: true,
+            authTokenProvider: authTokenProvider)
+    }
+
+    /// The Firestore emulator: plaintext, and the token `owner`, which the emulator lets bypass security rules.
+    public static func emulator(databaseID: DatabaseID, host: String, port: Int) -> FirestoreRPCConfiguration {
+        FirestoreRPCConfiguration(
+            databaseID: databaseID, host: host, port: port, usesTLS: false, authTokenProvider: { "owner" })
+    }
+
+    /// This configuration, or the emulator's when `FIRESTORE_EMULATOR_HOST` is set to `host:port` in
+    /// `environment`. A malformed value is an `invalidArgument` error naming the expected form.
+    public func applyingEmulatorEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(FirestoreErrorCode) -> FirestoreRPCConfiguration {
+        guard let value = environment[Self.emulatorHostVariable], !value.isEmpty else { return self }
+        guard let colon = value.lastIndex(of: ":"), let port = Int(value[value.index(after: colon)...]),
+            (1...65535).contains(port), colon != value.startIndex
+        else {
+            throw FirestoreErrorCode(
+                .invalidArgument,
+                "\(Self.emulatorHostVariable)=\(value) is not of the form host:port (for example 127.0.0.1:8080).")
+        }
+        var host = String(value[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return .emulator(databaseID: databaseID, host: host, port: port)
+    }
+}

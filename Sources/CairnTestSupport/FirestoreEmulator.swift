@@ -1,0 +1,172 @@
+import Foundation
+
+/// The official Cloud Firestore emulator, started for tests on a free loopback port.
+///
+/// The emulator ships in the Debian package `google-cloud-cli-firestore-emulator` as the script
+/// `cloud_firestore_emulator` in the google-cloud-sdk platform folder and needs Java. One emulator per test
+/// process is shared by every test (``shared()``); tests isolate themselves by project id or by ``reset(projectID:)``.
+/// The emulator's output goes to a log file (``logPath``) for diagnostics. It is stopped when the process exits,
+/// and a watchdog stops it within a second if the test process dies without exiting cleanly.
+///
+/// ```swift
+/// guard FirestoreEmulator.missingReason == nil else { return }     // or fail under CI=true
+/// let emulator = try await FirestoreEmulator.shared()
+/// try emulator.reset(projectID: "demo-test")
+/// // connect to emulator.host:emulator.port, plaintext, "Authorization: Bearer owner"
+/// ```
+///
+/// Sendability: `Process` and `Pipe` are not `Sendable`, but after launch this class only calls the thread-safe
+/// `isRunning`, `waitUntilExit()` and the pipe's `close()`; every other property is an immutable value.
+public final class FirestoreEmulator: @unchecked Sendable {
+    /// Where the Debian package installs the launcher script.
+    public static let scriptPath =
+        "/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud_firestore_emulator"
+
+    public let host = "127.0.0.1"
+    public let port: Int
+    /// The emulator's stdout and stderr.
+    public let logPath: String
+    /// How long the emulator took from launch until `GET /` answered `Ok`.
+    public let startupDuration: Duration
+    private let process: Process
+    /// The launcher's stdin; closing it (or this process dying) stops the emulator.
+    private let lifeline: Pipe
+
+    /// Why the emulator cannot run here (no launcher script, or no `java` on PATH), nil when it can.
+    public static var missingReason: String? {
+        guard FileManager.default.isExecutableFile(atPath: scriptPath) else {
+            return "the Firestore emulator is not installed (\(scriptPath) is missing; "
+                + "apt-get install google-cloud-cli-firestore-emulator)"
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let hasJava = path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/java")
+        }
+        return hasJava
+            ? nil
+            : "the Firestore emulator needs Java, but `java` is not on PATH (apt-get install default-jre-headless)"
+    }
+
+    /// True when the environment says tests run in CI (`CI=true`), where a missing emulator is a failure.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// The emulator shared by this test process, started on first use.
+    public static func shared() async throws -> FirestoreEmulator {
+        try await SharedEmulator.instance.get()
+    }
+
+    /// Starts an emulator on a free loopback port and waits until it answers (up to `timeout`).
+    public static func start(timeout: Duration = .seconds(120)) async throws -> FirestoreEmulator {
+        if let reason = missingReason { throw EmulatorError(reason) }
+        let clock = ContinuousClock()
+        let began = clock.now
+        let port = try LoopbackHTTP.freePort()
+        let logPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cairn-firestore-emulator-\(getpid())-\(port).log").path
+        guard FileManager.default.createFile(atPath: logPath, contents: nil),
+            let log = FileHandle(forWritingAtPath: logPath)
+        else {
+            throw EmulatorError("cannot write the emulator log \(logPath)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", watchdogScript, "firestore-emulator", scriptPath, "\(port)"]
+        process.standardOutput = log
+        process.standardError = log
+        let lifeline = Pipe()
+        process.standardInput = lifeline
+        try process.run()
+        while clock.now - began < timeout {
+            if !process.isRunning {
+                throw EmulatorError("the emulator exited during startup; see \(logPath)")
+            }
+            if let answer = try? LoopbackHTTP.request("GET", "/", port: port), answer.status == 200,
+                answer.body.hasPrefix("Ok")
+            {
+                return FirestoreEmulator(
+                    port: port, logPath: logPath, startupDuration: clock.now - began, process: process,
+                    lifeline: lifeline)
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        try? lifeline.fileHandleForWriting.close()
+        process.waitUntilExit()
+        throw EmulatorError("the emulator did not answer GET / with Ok within \(timeout); see \(logPath)")
+    }
+
+    private init(port: Int, logPath: String, startupDuration: Duration, process: Process, lifeline: Pipe) {
+        self.port = port
+        self.logPath = logPath
+        self.startupDuration = startupDuration
+        self.process = process
+        self.lifeline = lifeline
+    }
+
+    /// `host:port`, the form of `FIRESTORE_EMULATOR_HOST`.
+    public var hostAndPort: String { "\(host):\(port)" }
+
+    /// Deletes every document of the project's default database.
+    public func reset(projectID: String) throws {
+        let path = "/emulator/v1/projects/\(projectID)/databases/(default)/documents"
+        let answer = try LoopbackHTTP.request("DELETE", path, port: port)
+        guard answer.status == 200 else {
+            throw EmulatorError("DELETE \(path) answered \(answer.status): \(answer.body.prefix(200)); see \(logPath)")
+        }
+    }
+
+    /// Stops the emulator (the script and its Java process) and waits for the launcher to exit.
+    public func stop() {
+        try? lifeline.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Runs the launcher script and kills it and its Java child when the watchdog's stdin reaches end of file:
+    /// ``stop()`` closes it, and so does the kernel when the test process dies. Signals are not used because a
+    /// test runner may start its children with SIGTERM blocked. Arguments: script, port.
+    private static let watchdogScript = """
+        "$1" start --host=127.0.0.1 --port="$2" &
+        emulator=$!
+        while kill -0 "$emulator" 2>/dev/null; do
+            read -r -t 1 _
+            [ $? -gt 128 ] || break
+        done
+        pkill -KILL -P "$emulator"
+        kill -KILL "$emulator" 2>/dev/null
+        exit 0
+        """
+}
+
+/// An emulator start or reset failure, with what to look at.
+public struct EmulatorError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = "Firestore emulator: " + description }
+}
+
+/// Starts the shared emulator once per process and stops it at exit.
+private actor SharedEmulator {
+    static let instance = SharedEmulator()
+
+    private var emulator: Task<FirestoreEmulator, any Error>?
+
+    func get() async throws -> FirestoreEmulator {
+        if let emulator { return try await emulator.value }
+        let task = Task { () async throws -> FirestoreEmulator in
+            let started = try await FirestoreEmulator.start()
+            ExitHook.stopAtExit(started)
+            return started
+        }
+        emulator = task
+        return try await task.value
+    }
+}
+
+/// Stops the shared emulator from an `atexit` handler, so it never outlives a test run that ends normally.
+private enum ExitHook {
+    nonisolated(unsafe) static var emulator: FirestoreEmulator?
+
+    static func stopAtExit(_ started: FirestoreEmulator) {
+        emulator = started
+        atexit { ExitHook.emulator?.stop() }
+    }
+}
