@@ -87,3 +87,24 @@ func serverValue(_ rpc: FirestoreRPC, _ path: String) async throws -> String? {
     guard document.exists, case .string(let value)? = document.data.fields["v"] else { return nil }
     return value
 }
+
+/// Runs `operation` (an API call that waits for the server, like `waitForPendingWrites`); after a generous hang
+/// guard the test fails naming `what` instead of hanging (no timing is asserted).
+func withHangGuard<T: Sendable>(
+    _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(60))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let result = try await group.next(), let value = result else {
+            Issue.record("\(what) did not complete", sourceLocation: sourceLocation)
+            throw FirestoreErrorCode(.deadlineExceeded, "\(what) did not complete")
+        }
+        return value
+    }
+}

@@ -27,7 +27,9 @@ extension EmulatorTests {
             _ = try await rpc.commit([.set(try DocumentKey(parsing: "rooms/a"), value: ObjectValue(["v": .string("raw")]))])
             try await log.wait(for: "the raw commit") { $0.value == "raw" && !$0.isFromCache }
 
-            try await other.db.document("rooms/a").setData(["v": "second client"])
+            try await withHangGuard("the second client's setData") {
+                try await other.db.document("rooms/a").setData(["v": "second client"])
+            }
             try await log.wait(for: "the second client's write") {
                 $0.value == "second client" && !$0.isFromCache && !$0.hasPendingWrites
             }
@@ -48,15 +50,15 @@ extension EmulatorTests {
                 $0.value == nil && !$0.isFromCache
             }
 
-            try await app.db.disableNetwork()
+            try await withHangGuard("disableNetwork") { try await app.db.disableNetwork() }
             app.db.document("rooms/b").setData(["v": "offline"], completion: nil)
             try await log.wait(for: "the local write, pending and from the cache") {
                 $0.value == "offline" && $0.hasPendingWrites && $0.isFromCache
             }
             #expect(try await serverValue(rpc, "rooms/b") == nil, "the write must not reach the server while offline")
 
-            try await app.db.enableNetwork()
-            try await app.db.waitForPendingWrites()
+            try await withHangGuard("enableNetwork") { try await app.db.enableNetwork() }
+            try await withHangGuard("waitForPendingWrites") { try await app.db.waitForPendingWrites() }
             #expect(try await serverValue(rpc, "rooms/b") == "offline")
             try await log.wait(for: "the acknowledged write, settled") {
                 $0.value == "offline" && !$0.hasPendingWrites && !$0.isFromCache
@@ -82,18 +84,18 @@ extension EmulatorTests {
                 try await log.wait(for: "an online snapshot") { !$0.isFromCache }
             }
 
-            try await first.db.disableNetwork()
-            try await second.db.disableNetwork()
+            try await withHangGuard("disableNetwork") { try await first.db.disableNetwork() }
+            try await withHangGuard("disableNetwork") { try await second.db.disableNetwork() }
             first.db.document("rooms/c").setData(["v": "first"], completion: nil)
             second.db.document("rooms/c").setData(["v": "second"], completion: nil)
             try await firstLog.wait(for: "the first local write") { $0.value == "first" && $0.hasPendingWrites }
             try await secondLog.wait(for: "the second local write") { $0.value == "second" && $0.hasPendingWrites }
 
-            try await first.db.enableNetwork()
-            try await first.db.waitForPendingWrites()
+            try await withHangGuard("enableNetwork") { try await first.db.enableNetwork() }
+            try await withHangGuard("waitForPendingWrites") { try await first.db.waitForPendingWrites() }
             #expect(try await serverValue(rpc, "rooms/c") == "first")
-            try await second.db.enableNetwork()
-            try await second.db.waitForPendingWrites()
+            try await withHangGuard("enableNetwork") { try await second.db.enableNetwork() }
+            try await withHangGuard("waitForPendingWrites") { try await second.db.waitForPendingWrites() }
             #expect(try await serverValue(rpc, "rooms/c") == "second")
 
             for log in [firstLog, secondLog] {

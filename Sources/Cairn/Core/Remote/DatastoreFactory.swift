@@ -5,9 +5,9 @@ import Synchronization
 /// an ``UnreachableDatastore``, and works offline; the gRPC transport installs itself here.
 ///
 /// ```swift
+/// // What CairnGRPC's `GRPCTransport.install()` does:
 /// DatastoreFactory.install { configuration, queue in
-///     GRPCDatastore(databaseID: configuration.databaseID, host: configuration.host,
-///                   isSSLEnabled: configuration.isSSLEnabled, queue: queue)
+///     GRPCTransport.makeDatastore(configuration, queue: queue, authTokenProvider: nil)
 /// }
 /// ```
 package enum DatastoreFactory {
