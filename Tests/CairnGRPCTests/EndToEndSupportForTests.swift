@@ -15,7 +15,8 @@ import Testing
 final class EmulatorApp: @unchecked Sendable {
     let db: Firestore
 
-    init(project: String, emulator: FirestoreEmulator) {
+    /// An instance of `project` on `emulator`, or on `port` of the emulator's host when given (no server there).
+    init(project: String, emulator: FirestoreEmulator, port: Int? = nil) {
         DatastoreFactory.install(forProject: project) { configuration, queue in
             GRPCTransport.makeDatastore(configuration, queue: queue, authTokenProvider: nil)
         }
@@ -26,7 +27,7 @@ final class EmulatorApp: @unchecked Sendable {
         settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
         settings.dispatchQueue = DispatchQueue(label: name)
         db.settings = settings
-        db.useEmulator(withHost: emulator.host, port: emulator.port)
+        db.useEmulator(withHost: emulator.host, port: port ?? emulator.port)
     }
 
     func tearDown() async {

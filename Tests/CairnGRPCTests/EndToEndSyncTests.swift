@@ -107,5 +107,20 @@ extension EmulatorTests {
             await first.tearDown()
             await second.tearDown()
         }
+
+        @Test("With no server at the host, listeners get cached snapshots and writes stay pending")
+        func unreachableServer() async throws {
+            let project = "cairn-e2e-unreachable"
+            let emulator = try await FirestoreEmulator.shared()
+            let app = EmulatorApp(project: project, emulator: emulator, port: 1)
+            let log = DocumentLog()
+            let registration = log.listen(to: app.db.document("rooms/d"))
+            app.db.document("rooms/d").setData(["v": "queued"], completion: nil)
+            try await log.wait(for: "the queued write, from the cache") {
+                $0.value == "queued" && $0.hasPendingWrites && $0.isFromCache
+            }
+            registration.remove()
+            await app.tearDown()
+        }
     }
 }
