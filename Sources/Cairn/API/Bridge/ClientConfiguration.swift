@@ -9,7 +9,7 @@ import Synchronization
 /// ClientConfiguration(databaseID: DatabaseID(projectID: "demo"), host: "localhost:8080", isSSLEnabled: false,
 ///                     cache: .memory(lruSizeBytes: nil), dispatchQueue: queue)
 /// ```
-struct ClientConfiguration: Sendable {
+package struct ClientConfiguration: Sendable {
     /// The cache a client keeps.
     enum Cache: Sendable, Hashable {
         /// On disk in `directory`, with the garbage collector's target (`-1`: unlimited).
@@ -18,9 +18,9 @@ struct ClientConfiguration: Sendable {
         case memory(lruSizeBytes: Int64?)
     }
 
-    var databaseID: DatabaseID
-    var host: String
-    var isSSLEnabled: Bool
+    package var databaseID: DatabaseID
+    package var host: String
+    package var isSSLEnabled: Bool
     var cache: Cache
     var dispatchQueue: DispatchQueue
 

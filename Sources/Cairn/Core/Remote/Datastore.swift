@@ -11,7 +11,7 @@ import LocalStore
 /// stream.start()                        // → delegate.watchStreamDidOpen()
 /// stream.watch(targetData)              // → delegate.watchStreamDidChange(.targetChange(.added, [2], ...), ...)
 /// ```
-protocol Datastore: AnyObject {
+package protocol Datastore: AnyObject {
     /// The database the datastore talks to; bloom filters hash document names under it.
     var databaseID: DatabaseID { get }
     /// A new, closed watch (Listen) stream reporting to `delegate`.
@@ -34,7 +34,12 @@ protocol Datastore: AnyObject {
 }
 
 /// The server's answer to a commit: the commit time and one result per mutation, in order.
-struct CommitResponse: Sendable, Hashable {
-    var commitVersion: CairnModel.Timestamp
-    var results: [MutationResult]
+package struct CommitResponse: Sendable, Hashable {
+    package var commitVersion: CairnModel.Timestamp
+    package var results: [MutationResult]
+
+    package init(commitVersion: CairnModel.Timestamp, results: [MutationResult]) {
+        self.commitVersion = commitVersion
+        self.results = results
+    }
 }

@@ -7,7 +7,7 @@ import CairnModel
 /// .documentChange(updatedTargetIDs: [2], removedTargetIDs: [], key: key, document: found)
 /// .existenceFilter(targetID: 2, count: 3, bloomFilter: nil)
 /// ```
-enum WatchChange: Sendable {
+package enum WatchChange: Sendable {
     /// A document changed: it now matches `updatedTargetIDs` and no longer matches `removedTargetIDs`.
     /// `document` is the new state (found, or `noDocument` for a delete), `nil` when only membership changed.
     case documentChange(updatedTargetIDs: [Int32], removedTargetIDs: [Int32], key: DocumentKey, document: Document?)
@@ -18,7 +18,7 @@ enum WatchChange: Sendable {
 }
 
 /// The kind of a target change (`TargetChange.TargetChangeType` in the protocol).
-enum WatchTargetChangeState: Sendable, Hashable {
+package enum WatchTargetChangeState: Sendable, Hashable {
     case noChange
     case added
     case removed
@@ -28,12 +28,12 @@ enum WatchTargetChangeState: Sendable, Hashable {
 
 /// A bloom filter as the server sends it in an existence filter: the bitmap, how many of its last byte's bits are
 /// padding, and how many hash functions set each member's bits.
-struct BloomFilterParameters: Sendable, Hashable {
-    var bitmap: [UInt8]
-    var padding: Int
-    var hashCount: Int
+package struct BloomFilterParameters: Sendable, Hashable {
+    package var bitmap: [UInt8]
+    package var padding: Int
+    package var hashCount: Int
 
-    init(bitmap: [UInt8], padding: Int, hashCount: Int) {
+    package init(bitmap: [UInt8], padding: Int, hashCount: Int) {
         self.bitmap = bitmap
         self.padding = padding
         self.hashCount = hashCount

@@ -3,7 +3,7 @@ import LocalStore
 
 /// The watch (Listen) stream (Firebase's `WatchStream`): the client adds and removes targets, the server answers
 /// with ``WatchChange``s. Opened by ``start()``; its delegate hears about it on the ``AsyncQueue``.
-protocol WatchStream: AnyObject {
+package protocol WatchStream: AnyObject {
     /// Opens the stream; ``WatchStreamDelegate/watchStreamDidOpen()`` follows once it is open.
     func start()
     /// Closes the stream without telling the delegate.
@@ -19,7 +19,7 @@ protocol WatchStream: AnyObject {
 }
 
 /// Receives the watch stream's events, on the ``AsyncQueue``.
-protocol WatchStreamDelegate: AnyObject {
+package protocol WatchStreamDelegate: AnyObject {
     func watchStreamDidOpen()
     /// A change from the server; `snapshotVersion` is the global version for a no-change target change with no
     /// target ids (a consistent snapshot), `TargetData.noSnapshotVersion` otherwise.

@@ -2,7 +2,7 @@ import CairnModel
 
 /// The write stream (Firebase's `WriteStream`): after a handshake that returns a stream token, the client sends
 /// mutation batches in order and the server acknowledges them in order.
-protocol WriteStream: AnyObject {
+package protocol WriteStream: AnyObject {
     /// Opens the stream; ``WriteStreamDelegate/writeStreamDidOpen()`` follows once it is open.
     func start()
     /// Closes the stream without telling the delegate (after a completed handshake the real stream first sends an
@@ -22,7 +22,7 @@ protocol WriteStream: AnyObject {
 }
 
 /// Receives the write stream's events, on the ``AsyncQueue``.
-protocol WriteStreamDelegate: AnyObject {
+package protocol WriteStreamDelegate: AnyObject {
     func writeStreamDidOpen()
     func writeStreamDidCompleteHandshake()
     /// The server acknowledged the oldest batch in flight.

@@ -17,7 +17,7 @@ import Synchronization
 /// queue.drain()                                    // runs it, and anything it enqueued
 /// queue.runDelayed(until: .onlineStateTimeout)     // fires the 10 s online-state timer now
 /// ```
-final class AsyncQueue: @unchecked Sendable {
+package final class AsyncQueue: @unchecked Sendable {
     private let dispatchQueue: DispatchQueue?
     private let key = DispatchSpecificKey<ObjectIdentifier>()
     /// Manual mode: immediate operations, delayed operations and the virtual clock, behind one lock so that a test
@@ -57,7 +57,7 @@ final class AsyncQueue: @unchecked Sendable {
     }
 
     /// Runs `op` on the queue after the operations already enqueued.
-    func enqueue(_ op: @escaping @Sendable () -> Void) {
+    package func enqueue(_ op: @escaping @Sendable () -> Void) {
         if let dispatchQueue {
             dispatchQueue.async(execute: op)
         } else {
