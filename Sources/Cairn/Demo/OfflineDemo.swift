@@ -41,7 +41,7 @@ public enum OfflineDemo {
         }
         defer { app.delete { _ in } }
         say("Public API, offline, on a persistent cache in \(directory.path)")
-        say("(no backend is configured yet — gRPC comes later — so every write stays queued in the outbox)")
+        say("(no backend is configured — CairnGRPC's GRPCTransport.install() goes online — so every write stays queued in the outbox)")
         let db = open(app, directory: directory)
         let cities = db.collection("cities")
         var events = cities.order(by: "population").snapshots(includeMetadataChanges: true).makeAsyncIterator()
