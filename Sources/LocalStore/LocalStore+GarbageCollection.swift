@@ -35,7 +35,8 @@ extension LocalStore {
     /// the n lowest entries of the in-memory index of inactive targets and orphaned documents ordered by
     /// sequence number — n = 10% of their number, at least 1, at most 1,000 — removes those targets in one
     /// append and evicts those documents in another, with the removed targets' documents that are now orphans
-    /// no younger than the n-th entry, then (persistent) compacts. Rounds stop when the size is
+    /// no younger than the n-th entry, then (persistent) compacts — sealing the active segment first when it
+    /// holds dead records, since a cache smaller than one segment lives entirely in it. Rounds stop when the size is
     /// under the threshold, after `maxRounds`, or when nothing is left to collect. The work of a round is
     /// bounded by n, the removed targets' members and the index entries made stale since the last run — never by
     /// the number of cached documents.

@@ -49,8 +49,8 @@ package struct QueryExecutionReport: Sendable, Equatable {
     /// Remote documents read (decoded, or rejected by a filter tested on their encoded bytes), plus documents
     /// with pending writes looked at.
     package var documentsRead = 0
-    /// Remote documents decoded whole: a scan decodes only those whose encoded bytes pass the query's
-    /// top-level field filters.
+    /// Remote documents without pending writes decoded whole: a scan decodes only those whose encoded bytes pass
+    /// the query's top-level field filters.
     package var documentsDecoded = 0
     /// Documents that matched, before the limit.
     package var matches = 0
