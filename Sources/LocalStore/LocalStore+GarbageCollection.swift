@@ -27,13 +27,16 @@ extension LocalStore {
     /// `LruParams::Default()`: 10%, at most 1,000).
     static let collectionPercentile = 10
     static let maximumSequenceNumbersPerRound = 1000
+    /// The dead share of a segment's records above which collection compacts it (sealing the active segment).
+    static let minimumDeadRatioToCompact = 0.01
 
     /// Brings the cache's size under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5): the
     /// bytes on disk of a persistent cache, the estimated size of a memory cache in LRU mode. Each round reads
     /// the n lowest entries of the in-memory index of inactive targets and orphaned documents ordered by
     /// sequence number — n = 10% of their number, at least 1, at most 1,000 — removes those targets in one
     /// append and evicts those documents in another, with the removed targets' documents that are now orphans
-    /// no younger than the n-th entry, then (persistent) compacts. Rounds stop when the size is
+    /// no younger than the n-th entry, then (persistent) compacts — sealing the active segment first when it
+    /// holds dead records, since a cache smaller than one segment lives entirely in it. Rounds stop when the size is
     /// under the threshold, after `maxRounds`, or when nothing is left to collect. The work of a round is
     /// bounded by n, the removed targets' members and the index entries made stale since the last run — never by
     /// the number of cached documents.
@@ -54,7 +57,7 @@ extension LocalStore {
         let limit = UInt64(max(threshold, 0))
         result.bytesBefore = before
         // Superseded events alone may be what is over the threshold.
-        try compactFully()
+        try compactFully(sealingActiveAbove: limit)
         result.bytesAfter = collectableSize() ?? 0
         guard result.bytesAfter > limit else { return result }
         let pinned = try keysUnderPendingWrites()
@@ -80,7 +83,7 @@ extension LocalStore {
             result.documentsEvicted += documents.count
             result.sequenceNumbersCollected += round.targets.count + documents.count
             result.rounds += 1
-            try compactFully()
+            try compactFully(sealingActiveAbove: limit)
             result.bytesAfter = collectableSize() ?? 0
         }
         return result
@@ -96,9 +99,21 @@ extension LocalStore {
         return UInt64(max(bytes, 0))
     }
 
-    /// Compacts every segment with dead records (persistent mode; memory drops retired events at once).
-    private func compactFully() throws {
-        while try compact(minimumDeadRatio: 0.01) != nil {}
+    /// Compacts every segment with dead records (persistent mode; memory drops retired events at once). While
+    /// the log is over `limit`, the active segment is sealed first when it holds dead records: compaction only
+    /// rewrites sealed segments, and a cache smaller than one segment lives entirely in the active one.
+    private func compactFully(sealingActiveAbove limit: UInt64) throws {
+        if let log = (events as? LogEventStore)?.log, log.statistics.fileBytes > limit,
+            let active = log.statistics.segments.last(where: \.isActive),
+            active.deadRatio >= Self.minimumDeadRatioToCompact
+        {
+            do {
+                try log.sealActiveSegment()
+            } catch {
+                throw LocalStoreError.wrap(error)
+            }
+        }
+        while try compact(minimumDeadRatio: Self.minimumDeadRatioToCompact) != nil {}
     }
 
     /// The n least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write

@@ -65,7 +65,8 @@ extension LocalStore {
         try prepareOverlays()
         var keys: [DocumentKey] = []
         var before: [DocumentKey: Document] = [:]
-        for key in mutations.map(\.key) where !keys.contains(key) {
+        var seen = Set<DocumentKey>()
+        for key in mutations.map(\.key) where seen.insert(key).inserted {
             keys.append(key)
             before[key] = try localView(key)
         }

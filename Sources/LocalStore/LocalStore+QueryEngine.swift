@@ -81,9 +81,8 @@ extension LocalStore {
             for scan in scans {
                 keys.formUnion(fieldIndexView.keys(of: scan.index, in: scan.ranges, entriesRead: &report.entriesRead))
             }
-            for key in keys {
-                if let document = try indexedRemoteDocument(key, query, &report) { documents.append(document) }
-            }
+            let candidates = keys.compactMap { key in indexedRemoteEntry(key, query).map { (key: key, entry: $0) } }
+            documents = try scanRemoteDocuments(candidates, filters: Self.prefilters(of: query), report: &report)
         }
         try appendOverlaid(query, to: &documents, report: &report)
         return (documents, report)
@@ -92,11 +91,18 @@ extension LocalStore {
     /// The remote document an index entry points to, when it is in the query's scope and has no overlay (the
     /// overlays are added separately).
     private func indexedRemoteDocument(_ key: DocumentKey, _ query: Query, _ report: inout QueryExecutionReport) throws -> Document? {
+        guard let entry = indexedRemoteEntry(key, query) else { return nil }
+        report.documentsRead += 1
+        report.documentsDecoded += 1
+        return try document(key, entry)
+    }
+
+    /// The entry of the remote document an index entry points to, under the same conditions.
+    private func indexedRemoteEntry(_ key: DocumentKey, _ query: Query) -> RemoteDocumentEntry? {
         guard query.matchesPathAndCollectionGroup(key), mutationQueue.overlays[key] == nil,
             let entry = remoteDocuments.entry(for: key), entry.state == .found
         else { return nil }
-        report.documentsRead += 1
-        return try document(key, entry)
+        return entry
     }
 
     /// The query's limit when one index range yields the remote documents in query order, so the scan may stop
@@ -129,12 +135,11 @@ extension LocalStore {
         if query.limit != nil && Self.needsRefill(query, previous, previousKeyCount: previousKeys.count, version) {
             return nil
         }
-        var documents = previous
-        for (key, entry) in remoteDocumentsRead(after: version, for: query)
-        where !previousKeys.contains(key) && mutationQueue.overlays[key] == nil {
-            documents.append(try document(key, entry))
-            report.documentsRead += 1
+        let changed = remoteDocumentsRead(after: version, for: query).filter {
+            !previousKeys.contains($0.key) && mutationQueue.overlays[$0.key] == nil
         }
+        var documents = previous
+        documents += try scanRemoteDocuments(changed, filters: Self.prefilters(of: query), report: &report)
         // The previous keys are in `documents` already, with their pending writes applied.
         try appendOverlaid(query, to: &documents, report: &report, skipping: previousKeys)
         return (documents, report)
@@ -167,14 +172,12 @@ extension LocalStore {
         return edge.hasLocalMutations || edge.version > version
     }
 
-    /// Path 3: every cached document in scope, pending writes applied.
+    /// Path 3: every cached document in scope, pending writes applied; read in log order and decoded only when
+    /// the query's top-level field filters pass on the encoded bytes (LocalStore+DocumentScan.swift).
     private func queryUsingScan(_ query: Query) throws -> ([Document], QueryExecutionReport) {
         var report = QueryExecutionReport(path: .scan)
-        var documents: [Document] = []
-        for (key, entry) in remoteCandidates(for: query) where entry.state == .found && mutationQueue.overlays[key] == nil {
-            documents.append(try document(key, entry))
-            report.documentsRead += 1
-        }
+        let candidates = remoteCandidates(for: query).filter { mutationQueue.overlays[$0.key] == nil }
+        var documents = try scanRemoteDocuments(candidates, filters: Self.prefilters(of: query), report: &report)
         try appendOverlaid(query, to: &documents, report: &report)
         return (documents, report)
     }

@@ -130,12 +130,8 @@ extension LocalStore {
     /// collections): matching, ordering and limit as the query says.
     public func executeQuery(_ query: Query) throws -> [Document] {
         try checkOpen()
-        let candidates = remoteCandidates(for: query)
-        var documents: [Document] = []
-        documents.reserveCapacity(candidates.count)
-        for (key, entry) in candidates where entry.state == .found {
-            documents.append(try document(key, entry))
-        }
+        var report = QueryExecutionReport(path: .scan)
+        let documents = try scanRemoteDocuments(remoteCandidates(for: query), filters: Self.prefilters(of: query), report: &report)
         return query.results(from: documents)
     }
 }

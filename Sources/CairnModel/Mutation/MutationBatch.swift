@@ -43,12 +43,42 @@ public struct MutationBatch: Sendable, Hashable {
         self.localWriteTime = localWriteTime
         self.baseMutations = baseMutations
         self.mutations = mutations
+        var positions: [DocumentKey: MutationPositions] = [:]
+        var keys: [DocumentKey] = []
+        for (index, mutation) in baseMutations.enumerated() {
+            positions[mutation.key, default: MutationPositions()].base.append(index)
+        }
+        for (index, mutation) in mutations.enumerated() {
+            if positions[mutation.key]?.writes.isEmpty ?? true { keys.append(mutation.key) }
+            positions[mutation.key, default: MutationPositions()].writes.append(index)
+        }
+        self.positions = positions
+        self.keys = keys
     }
 
+    /// Where a document's base mutations and mutations sit in the batch.
+    struct MutationPositions: Sendable {
+        var base: [Int] = []
+        var writes: [Int] = []
+    }
+
+    /// The positions of each document's mutations, built once so that applying the whole batch, key by key, is
+    /// linear in its size (derived from the mutations: left out of equality and hashing).
+    private let positions: [DocumentKey: MutationPositions]
+
     /// The documents the batch writes, each once, in order of first write.
-    public var keys: [DocumentKey] {
-        var seen = Set<DocumentKey>()
-        return mutations.map(\.key).filter { seen.insert($0).inserted }
+    public let keys: [DocumentKey]
+
+    public static func == (lhs: MutationBatch, rhs: MutationBatch) -> Bool {
+        lhs.batchID == rhs.batchID && lhs.localWriteTime == rhs.localWriteTime
+            && lhs.baseMutations == rhs.baseMutations && lhs.mutations == rhs.mutations
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(batchID)
+        hasher.combine(localWriteTime)
+        hasher.combine(baseMutations)
+        hasher.combine(mutations)
     }
 
     /// Applies the batch's base mutations, then its mutations, for `key` to the local view `document` and
@@ -68,11 +98,12 @@ public struct MutationBatch: Sendable, Hashable {
         _ document: inout Document?, for key: DocumentKey, mutatedFields: FieldMask? = FieldMask()
     ) -> FieldMask? {
         var mask = mutatedFields
-        for mutation in baseMutations where mutation.key == key {
-            mask = mutation.applyToLocalView(&document, previousMask: mask, localWriteTime: localWriteTime)
+        guard let positions = positions[key] else { return mask }
+        for index in positions.base {
+            mask = baseMutations[index].applyToLocalView(&document, previousMask: mask, localWriteTime: localWriteTime)
         }
-        for mutation in mutations where mutation.key == key {
-            mask = mutation.applyToLocalView(&document, previousMask: mask, localWriteTime: localWriteTime)
+        for index in positions.writes {
+            mask = mutations[index].applyToLocalView(&document, previousMask: mask, localWriteTime: localWriteTime)
         }
         return mask
     }
@@ -89,8 +120,8 @@ public struct MutationBatch: Sendable, Hashable {
     /// ```
     public func applyToRemoteDocument(_ document: inout Document?, for key: DocumentKey, batchResult: MutationBatchResult) {
         precondition(batchResult.batch.batchID == batchID, "result of batch \(batchResult.batch.batchID) applied to batch \(batchID)")
-        for (mutation, result) in zip(mutations, batchResult.mutationResults) where mutation.key == key {
-            mutation.applyToRemoteDocument(&document, result: result)
+        for index in positions[key]?.writes ?? [] where index < batchResult.mutationResults.count {
+            mutations[index].applyToRemoteDocument(&document, result: batchResult.mutationResults[index])
         }
     }
 }

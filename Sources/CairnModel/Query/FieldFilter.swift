@@ -42,7 +42,19 @@ public struct FieldFilter: Sendable, Hashable, CustomStringConvertible {
     /// Whether the document satisfies the filter; see the type's documentation for the rules.
     public func matches(_ document: Document) -> Bool {
         if field.isDocumentKey { return matchesKey(document.key) }
-        guard let fieldValue = document.data.value(at: field) else { return false }
+        return matches(fieldValue: document.data.value(at: field))
+    }
+
+    /// Whether a document whose ``field`` holds `fieldValue` (nil when it has none) satisfies the filter: what
+    /// ``matches(_:)`` decides for a field other than `__name__`, so a scan can test a filter on a value read
+    /// alone (``DocumentCodec/value(at:in:)``) before decoding the whole document.
+    ///
+    /// ```swift
+    /// let adults = FieldFilter(FieldPath(segments: ["age"]), .greaterThanOrEqual, .integer(18))
+    /// adults.matches(fieldValue: try DocumentCodec.value(at: adults.field, in: encoded))
+    /// ```
+    public func matches(fieldValue: Value?) -> Bool {
+        guard let fieldValue else { return false }
         switch op {
         case .notEqual:
             return !fieldValue.isNull && Value.compare(fieldValue, value) != 0

@@ -31,7 +31,18 @@ struct EncodedEvent {
 }
 
 /// A reference to where an event's bytes live: in the log, or (memory mode) in memory.
-enum EventReference: Hashable {
+enum EventReference: Hashable, Comparable {
     case log(RecordLocation)
     case memory(Int)
+
+    /// Storage order: log references by segment, frame and record (reading in this order decompresses each
+    /// frame once), memory references by index. A store holds one kind; memory ones sort first.
+    static func < (a: EventReference, b: EventReference) -> Bool {
+        switch (a, b) {
+        case (.log(let x), .log(let y)): x < y
+        case (.memory(let x), .memory(let y)): x < y
+        case (.memory, .log): true
+        case (.log, .memory): false
+        }
+    }
 }

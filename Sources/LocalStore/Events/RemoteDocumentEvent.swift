@@ -60,6 +60,23 @@ enum RemoteDocumentEvent {
         return EncodedEvent(kind: .remoteDocumentChanged, key: key(document.key), value: value)
     }
 
+    /// Whether the document in an event's value passes every filter, reading only the filtered fields
+    /// (``DocumentCodec/value(at:in:)``); a deleted or unknown document has no fields and passes none.
+    static func passes(_ filters: [FieldFilter], value: UnsafeRawBufferPointer, key: DocumentKey) throws -> Bool {
+        let header = try RemoteDocumentHeader.decode(value)
+        let data = UnsafeRawBufferPointer(rebasing: value[RemoteDocumentHeader.size...])
+        for filter in filters {
+            let fieldValue: Value?
+            do {
+                fieldValue = header.state == .found ? try DocumentCodec.value(at: filter.field, in: data) : nil
+            } catch {
+                throw LocalStoreError.dataLoss("document \(key) cannot be decoded: \(error.message)")
+            }
+            if !filter.matches(fieldValue: fieldValue) { return false }
+        }
+        return true
+    }
+
     /// The whole document from an event's value.
     static func decode(_ value: UnsafeRawBufferPointer, key: DocumentKey) throws -> Document {
         let header = try RemoteDocumentHeader.decode(value)

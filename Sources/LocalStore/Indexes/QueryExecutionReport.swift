@@ -46,8 +46,12 @@ package struct QueryExecutionReport: Sendable, Equatable {
     package var entriesRead = 0
     /// True when the index path read entries in query order and stopped at the query's limit.
     package var readInQueryOrder = false
-    /// Remote documents decoded, plus documents with pending writes looked at.
+    /// Remote documents read (decoded, or rejected by a filter tested on their encoded bytes), plus documents
+    /// with pending writes looked at.
     package var documentsRead = 0
+    /// Remote documents without pending writes decoded whole: a scan decodes only those whose encoded bytes pass
+    /// the query's top-level field filters.
+    package var documentsDecoded = 0
     /// Documents that matched, before the limit.
     package var matches = 0
     /// The indexes automatic creation added after this query.
