@@ -270,7 +270,7 @@ extension SegmentLog {
 
     /// Switches the manifest from `inputs` to `outputs`, then deletes the inputs. Returns the inputs' bytes.
     func publishCompaction(inputs: [UInt32], outputs: [SegmentBuilder], relocations: [Relocation]) throws -> UInt64 {
-        let (removed, bytesBefore): ([any StorageFile], UInt64) = try state.withLock { state in
+        let bytesBefore: UInt64 = try state.withLock { state in
             try state.checkUsable()
             // Records were retired because newer ones superseded them. Those newer records must be durable
             // before the manifest stops naming the old ones, or a crash could lose both (.normal, .none).
@@ -299,7 +299,6 @@ extension SegmentLog {
             for move in relocations where state.segments[move.from.segment]!.isRetired(move.from) {
                 _ = next.segments[move.to.segment]!.retire(move.to)
             }
-            let handles = inputs.map { next.segments[$0]!.handle }
             for id in inputs {
                 next.segments[id] = nil
                 next.compacting.remove(id)
@@ -314,7 +313,7 @@ extension SegmentLog {
                 throw state.poisoned!
             }
             state = next
-            return (handles, bytes)
+            return bytes
         }
         // The inputs' handles are not closed here: a reader may still be using one (it closes with its last
         // reference). The manifest no longer names the inputs; if deleting fails they are orphans removed on next open.

@@ -20,7 +20,7 @@ struct EndToEndDemoTests {
             .init(id: "TOK", population: 14_000_000, hasPendingWrites: true),
         ])
         let output = lines.pending
-        #expect(output.contains { $0.contains("no backend is configured yet") })
+        #expect(output.contains { $0.contains("no backend is configured") })
         #expect(output.contains { $0.contains("FirestoreErrorCode(unavailable)") }, "the server get fails offline")
     }
 }

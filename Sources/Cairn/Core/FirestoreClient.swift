@@ -232,12 +232,14 @@ final class FirestoreClient: @unchecked Sendable {
         if let callbackQueue { callbackQueue.async(execute: callback) } else { callback() }
     }
 
-    /// Runs the index backfill every ``regularBackfillDelay``; a failed run is retried at the next one.
+    /// Runs the index backfill: again after ``busyBackfillDelay`` while a run indexed a full batch, else every
+    /// ``regularBackfillDelay``; a failed run is retried at the regular time.
     private func scheduleIndexBackfill(after delay: TimeInterval) {
         indexBackfill = queue.enqueueAfter(delay: delay, timerID: .indexBackfill) { [weak self] in
             guard let self, !isTerminated else { return }
-            _ = try? backfillIndexes()
-            scheduleIndexBackfill(after: Self.regularBackfillDelay)
+            let indexed = (try? backfillIndexes()) ?? 0
+            let busy = indexed >= Self.backfillDocumentsPerRun
+            scheduleIndexBackfill(after: busy ? Self.busyBackfillDelay : Self.regularBackfillDelay)
         }
     }
 
