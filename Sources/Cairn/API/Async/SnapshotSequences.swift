@@ -32,17 +32,8 @@ extension Query {
         public func makeAsyncIterator() -> AsyncThrowingStream<QuerySnapshot, Error>.AsyncIterator {
             let query = self.query
             let includeMetadataChanges = self.includeMetadataChanges
-            return AsyncThrowingStream { continuation in
-                let registration = query.addSnapshotListener(includeMetadataChanges: includeMetadataChanges) {
-                    snapshot, error in
-                    if let snapshot {
-                        continuation.yield(snapshot)
-                    } else {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in registration.remove() }
-            }.makeAsyncIterator()
+            return snapshotStream { query.addSnapshotListener(includeMetadataChanges: includeMetadataChanges, listener: $0) }
+                .makeAsyncIterator()
         }
     }
 }
@@ -71,17 +62,25 @@ extension DocumentReference {
         public func makeAsyncIterator() -> AsyncThrowingStream<DocumentSnapshot, Error>.AsyncIterator {
             let reference = self.reference
             let includeMetadataChanges = self.includeMetadataChanges
-            return AsyncThrowingStream { continuation in
-                let registration = reference.addSnapshotListener(includeMetadataChanges: includeMetadataChanges) {
-                    snapshot, error in
-                    if let snapshot {
-                        continuation.yield(snapshot)
-                    } else {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in registration.remove() }
-            }.makeAsyncIterator()
+            return snapshotStream { reference.addSnapshotListener(includeMetadataChanges: includeMetadataChanges, listener: $0) }
+                .makeAsyncIterator()
         }
+    }
+}
+
+/// A stream of the snapshots a listener receives: `listen` registers the listener; the first error ends the
+/// stream by throwing, and ending the iteration removes the registration.
+private func snapshotStream<Snapshot: Sendable>(
+    _ listen: (@escaping (Snapshot?, Error?) -> Void) -> ListenerRegistration
+) -> AsyncThrowingStream<Snapshot, Error> {
+    AsyncThrowingStream { continuation in
+        let registration = listen { snapshot, error in
+            if let snapshot {
+                continuation.yield(snapshot)
+            } else {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in registration.remove() }
     }
 }
