@@ -71,11 +71,11 @@ extension LocalStore {
         var documents: [Document] = []
         var values = [Value?](repeating: nil, count: plan.fields.count)
         // Ranks or keeps a candidate whose field values are in `values`; true when it must be decoded now.
-        func consider(_ candidate: ScanCandidate) -> Bool {
+        func consider(_ candidate: () -> ScanCandidate) -> Bool {
             guard plan.passes(values), plan.hasOrderFields(values) else { return false }
             matches += 1
             guard selection != nil else { return true }
-            selection!.offer(RankedCandidate(candidate: candidate, values: values))
+            selection!.offer(RankedCandidate(candidate: candidate(), values: values))
             return false
         }
 
@@ -83,16 +83,18 @@ extension LocalStore {
             guard let bucket = remoteDocuments.collections[collection] else { continue }
             let inScope = query.collectionGroup == nil || query.path.isPrefix(of: collection)
             let skipped = overlaid[collection]
+            let cached = columns[index]
             for (id, entry) in bucket {
                 if let skipped, skipped.contains(id) { continue }
                 if !inScope, !query.matchesPathAndCollectionGroup(DocumentKey(path: collection.appending(id))) { continue }
                 report.documentsRead += 1
-                let candidate = ScanCandidate(collection: index, id: id, entry: entry)
-                guard Self.cachedValues(of: entry.reference, in: columns[index], into: &values) else {
-                    misses.append(candidate)
+                guard Self.cachedValues(of: entry.reference, in: cached, into: &values) else {
+                    misses.append(ScanCandidate(collection: index, id: id, entry: entry))
                     continue
                 }
-                if consider(candidate) { passed.append(candidate) }
+                if consider({ ScanCandidate(collection: index, id: id, entry: entry) }) {
+                    passed.append(ScanCandidate(collection: index, id: id, entry: entry))
+                }
             }
         }
 
@@ -104,7 +106,7 @@ extension LocalStore {
             if caching {
                 for slot in values.indices { columns[candidate.collection][slot].insert(values[slot], for: candidate.entry.reference) }
             }
-            if consider(candidate) {
+            if consider({ candidate }) {
                 documents.append(try Self.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
             }
         }
