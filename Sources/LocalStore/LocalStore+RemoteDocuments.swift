@@ -121,9 +121,7 @@ extension LocalStore {
     }
 
     func document(_ key: DocumentKey, _ entry: RemoteDocumentEntry) throws -> Document {
-        var document = try events.withValue(of: entry.reference) { try RemoteDocumentEvent.decode($0, key: key) }
-        document.readTime = entry.readTime
-        return document
+        try events.withValue(of: entry.reference) { try Self.document(key, entry, $0) }
     }
 
     /// Answers a query from the cached server state by scanning the collection (or the collection group's

@@ -22,6 +22,8 @@ public final class LocalStore {
     var targets = TargetView()
     /// Field indexes: configuration, entries, backfill (LocalStore+Indexes.swift).
     var fieldIndexView = FieldIndexView()
+    /// Decoded field values for scans (Scan/FieldValueCache.swift).
+    var fieldValueCache = FieldValueCache()
     /// How the last `executeQuery(_:usePreviousResults:)` ran (LocalStore+QueryEngine.swift).
     package internal(set) var lastQueryReport: QueryExecutionReport?
     /// Orphans and inactive targets by sequence number, local-view references (GarbageCollection/).

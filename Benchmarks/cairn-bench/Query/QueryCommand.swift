@@ -25,6 +25,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Also draw the results as an SVG chart at this path.")
     var svg: String?
 
+    @Option(help: "Bound of Cairn's scan cache of decoded field values, in MiB (default: LocalStore's 32; 0 turns it off).")
+    var cairnScanCacheMib: Int?
+
     func validate() throws {
         _ = try options.selectedWorkloads(from: QuerySuite.workloadNames)
         guard options.scaled(docs) >= 1000 else {
@@ -33,7 +36,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        try QuerySuite(options: options, documents: options.scaled(docs), svg: svg).run()
+        try QuerySuite(options: options, documents: options.scaled(docs), svg: svg, scanCacheBytes: cairnScanCacheMib.map { $0 << 20 }).run()
     }
 }
 
@@ -42,6 +45,8 @@ struct QuerySuite {
     let options: SuiteOptions
     let documents: Int
     let svg: String?
+    /// Cairn's scan cache bound; nil keeps LocalStore's default.
+    let scanCacheBytes: Int?
 
     static let workloadNames = [
         "query_scan_eq", "query_scan_range_order_limit", "query_index_range_order_limit", "query_index_array_contains",
@@ -58,7 +63,7 @@ struct QuerySuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), \(documents) documents, \(options.runs) runs")
-        let engines: [any QueryEngine] = [CairnQueryEngine(), AndroidSQLiteEngine(), MemoryFloorEngine()]
+        let engines: [any QueryEngine] = [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), MemoryFloorEngine()]
         var results: [QueryWorkloadResult] = []
         for name in names {
             results.append(try QueryHarness.run(try workload(name, fixture), engines: engines, runs: options.runs))
