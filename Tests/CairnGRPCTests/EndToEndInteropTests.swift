@@ -12,7 +12,8 @@ extension EmulatorTests {
         .enabled(if: InteropPeer.shouldRun, InteropPeer.skipReason))
     struct EndToEndInteropTests {
         /// One field of each type the issue names. Firestore keeps timestamps to the microsecond, so the sample's
-        /// fraction is whole microseconds; 2^53 + 1 is an integer no double can hold.
+        /// fraction is whole microseconds; 2^53 + 1 is an integer no double can hold. (Firestore has no arrays
+        /// directly inside arrays.)
         static let sample: [String: PeerValue] = [
             "name": .string("Zoë — 東京 🚀"),
             "big": .integer(9_007_199_254_740_993),
@@ -22,7 +23,7 @@ extension EmulatorTests {
             "done": .boolean(true),
             "off": .boolean(false),
             "when": .timestamp(seconds: 1_700_000_000, nanos: 123_456_000),
-            "tags": .array([.string("a"), .integer(2), .double(2.5), .null, .array([.boolean(true)])]),
+            "tags": .array([.string("a"), .integer(2), .double(2.5), .null, .map(["inList": .boolean(true)])]),
             "nested": .map(["depth": .integer(1), "inner": .map(["flag": .boolean(false), "empty": .array([])])]),
         ]
 
@@ -72,10 +73,12 @@ extension EmulatorTests {
 }
 
 /// What a document listener saw: the fields as ``PeerValue``s (nil for a missing document, or one with a type
-/// ``PeerValue`` does not cover) and the metadata.
+/// ``PeerValue`` does not cover: then `problem` says which) and the metadata.
 private final class FieldsLog: Sendable {
     struct Seen: Sendable {
         var fields: [String: PeerValue]?
+        /// Why the document's data could not be read as ``PeerValue``s.
+        var problem: String?
         var isFromCache: Bool
         var hasPendingWrites: Bool
     }
@@ -87,9 +90,14 @@ private final class FieldsLog: Sendable {
         ref.addSnapshotListener(includeMetadataChanges: true) { snapshot, _ in
             guard let snapshot else { return }
             var fields: [String: PeerValue]?
-            if let data = snapshot.data(), case .map(let converted)? = PeerValue(api: data) { fields = converted }
+            var problem: String?
+            do {
+                if let data = snapshot.data() { fields = try data.mapValues(PeerValue.init(api:)) }
+            } catch {
+                problem = "\(error)"
+            }
             let entry = Seen(
-                fields: fields, isFromCache: snapshot.metadata.isFromCache,
+                fields: fields, problem: problem, isFromCache: snapshot.metadata.isFromCache,
                 hasPendingWrites: snapshot.metadata.hasPendingWrites)
             self.seen.withLock { $0.append(entry) }
         }

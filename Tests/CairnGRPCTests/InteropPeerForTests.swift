@@ -77,34 +77,29 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
         case .integer(let value): value
         case .double(let value): value
         case .string(let value): value
-        case .timestamp(let seconds, let nanos): Timestamp(seconds: seconds, nanoseconds: nanos)
+        case .timestamp(let seconds, let nanos): Cairn.Timestamp(seconds: seconds, nanoseconds: nanos)
         case .array(let elements): elements.map(\.api)
         case .map(let fields): fields.mapValues(\.api)
         }
     }
 
     /// A value as Firebase's API returns it from `data()` (numbers and booleans as `NSNumber`, told apart by
-    /// their type encoding); nil for a type this sample does not use.
-    init?(api value: Any) {
+    /// their type encoding); a type this sample does not use is an error naming it.
+    init(api value: Any) throws {
         switch value {
         case is NSNull: self = .null
         case let string as String: self = .string(string)
-        case let timestamp as Timestamp: self = .timestamp(seconds: timestamp.seconds, nanos: timestamp.nanoseconds)
+        case let timestamp as Cairn.Timestamp: self = .timestamp(seconds: timestamp.seconds, nanos: timestamp.nanoseconds)
         case let number as NSNumber:
             switch String(cString: number.objCType) {
             case "c", "B": self = .boolean(number.boolValue)
             case "d", "f": self = .double(number.doubleValue)
             default: self = .integer(number.int64Value)
             }
-        case let elements as [Any]:
-            let converted = elements.compactMap(PeerValue.init(api:))
-            guard converted.count == elements.count else { return nil }
-            self = .array(converted)
-        case let fields as [String: Any]:
-            let converted = fields.compactMapValues(PeerValue.init(api:))
-            guard converted.count == fields.count else { return nil }
-            self = .map(converted)
-        default: return nil
+        case let elements as [Any]: self = .array(try elements.map(PeerValue.init(api:)))
+        case let fields as [String: Any]: self = .map(try fields.mapValues(PeerValue.init(api:)))
+        default:
+            throw FirestoreErrorCode(.invalidArgument, "PeerValue has no case for \(type(of: value)): \(value)")
         }
     }
 

@@ -36,8 +36,8 @@ enum EmulatorDemo {
         try await showServer(rpc, "4. the server (a raw RunQuery on cities) while offline", say: say)
         try await db.terminate()
 
-        say("5. restart: terminate(), then a new Firestore instance in this process on the same cache directory;"
-            + " disableNetwork() first, to look at what the cache kept")
+        say("5. restart: terminate(), then a new Firestore instance in this process on the same cache directory")
+        say("   (its network disabled first, to look at what the cache kept before the server is contacted)")
         let reopened = try openPersistentFirestore(
             appName: "cairn-demo", project: project, directory: directory, emulator: emulator)
         try await reopened.disableNetwork()
@@ -64,8 +64,23 @@ enum EmulatorDemo {
         let documents = try await rpc.runQuery(query)
         say("\(step): \(documents.count) document(s)")
         for document in documents {
-            say("    \(document.key.documentID)  \(Value.map(document.data).canonicalString)")
+            say("    \(document.key.documentID)  \(describe(document.data))  (update time \(iso8601(document.version)))")
         }
+    }
+
+    /// `name: "Tokyo", founded: 2026-11-22T08:19:07.036Z`: the fields in name order, timestamps as dates.
+    private static func describe(_ data: ObjectValue) -> String {
+        data.fields.sorted { $0.key < $1.key }.map { name, value in
+            if case .timestamp(let timestamp) = value { return "\(name): \(iso8601(timestamp))" }
+            return "\(name): \(value.canonicalString)"
+        }.joined(separator: ", ")
+    }
+
+    private static func iso8601(_ timestamp: CairnModel.Timestamp) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(
+            from: Date(timeIntervalSince1970: Double(timestamp.seconds) + Double(timestamp.nanoseconds) / 1e9))
     }
 
     /// The listener's events, printed as they come; each step waits for the event it is about.
