@@ -38,7 +38,7 @@ interop-venv:
 			touch $(INTEROP_VENV)/.ready; \
 		else \
 			rm -rf $(INTEROP_VENV); \
-			echo "could not create $(INTEROP_VENV) (python3-venv missing, or PyPI unreachable): the Python interop tests skip"; \
+			echo "could not create $(INTEROP_VENV) (python3-venv missing, or PyPI unreachable): the Python interop tests skip (and fail under CI=true)"; \
 		fi; \
 	fi
 
