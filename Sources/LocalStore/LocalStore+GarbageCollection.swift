@@ -29,6 +29,10 @@ extension LocalStore {
     static let maximumSequenceNumbersPerRound = 1000
     /// The dead share of a segment's records above which collection compacts it (sealing the active segment).
     static let minimumDeadRatioToCompact = 0.01
+    /// The dead share above which a round compacts a segment while documents are still being evicted. LRU
+    /// evicts the oldest records first, so old segments empty out round after round: waiting until half of one
+    /// is dead halves what its compaction copies, and a round that copies little stalls little.
+    static let deadRatioToCompactWhileEvicting = 0.5
 
     /// Brings the cache's size under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5): the
     /// bytes on disk of a persistent cache, the estimated size of a memory cache in LRU mode. Each round reads
@@ -57,8 +61,8 @@ extension LocalStore {
         guard threshold != Self.cacheSizeUnlimited, let before = collectableSize() else { return result }
         let limit = UInt64(max(threshold, 0))
         result.bytesBefore = before
-        // Superseded events alone may be what is over the threshold.
-        try compactPiece(sealingActiveAbove: limit)
+        // Segments already half dead (superseded events, earlier evictions) may be all that is over the threshold.
+        try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
         result.bytesAfter = collectableSize() ?? 0
         guard result.bytesAfter > limit else { return result }
         let pinned = try keysUnderPendingWrites()
@@ -67,7 +71,9 @@ extension LocalStore {
             result.entriesExamined += round.examined
             garbage.entriesExamined += round.examined
             if round.targets.isEmpty && round.documents.isEmpty {
-                while result.bytesAfter > limit, try compactPiece(sealingActiveAbove: limit) {
+                while result.bytesAfter > limit,
+                    try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.minimumDeadRatioToCompact)
+                {
                     result.bytesAfter = collectableSize() ?? 0
                 }
                 break
@@ -89,7 +95,7 @@ extension LocalStore {
             result.documentsEvicted += documents.count
             result.sequenceNumbersCollected += round.targets.count + documents.count
             result.rounds += 1
-            try compactPiece(sealingActiveAbove: limit)
+            try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
             result.bytesAfter = collectableSize() ?? 0
         }
         return result
@@ -105,14 +111,14 @@ extension LocalStore {
         return UInt64(max(bytes, 0))
     }
 
-    /// Compacts the dirtiest segments with dead records, at most one segment's worth of file bytes (the log's
+    /// Compacts the dirtiest segments with at least `minimumDeadRatio` dead, at most one segment's worth of file bytes (the log's
     /// `segmentTargetSize`), so a round's time does not grow with the cache and a listener waiting behind it
     /// sees a bounded stall (persistent mode; memory drops retired events at once); returns whether it
     /// compacted. While the log is over `limit`,
     /// the active segment is sealed first when it holds dead records: compaction only rewrites sealed segments,
     /// and a cache smaller than one segment lives entirely in the active one.
     @discardableResult
-    private func compactPiece(sealingActiveAbove limit: UInt64) throws -> Bool {
+    private func compactPiece(sealingActiveAbove limit: UInt64, minimumDeadRatio: Double) throws -> Bool {
         if let log = (events as? LogEventStore)?.log, log.statistics.fileBytes > limit,
             let active = log.statistics.segments.last(where: \.isActive),
             active.deadRatio >= Self.minimumDeadRatioToCompact
@@ -125,7 +131,7 @@ extension LocalStore {
         }
         guard let log = (events as? LogEventStore)?.log else { return false }
         return try compact(
-            minimumDeadRatio: Self.minimumDeadRatioToCompact, stepBudget: 4 << 20,
+            minimumDeadRatio: minimumDeadRatio, stepBudget: 4 << 20,
             inputBudget: UInt64(log.configuration.segmentTargetSize)
         ) != nil
     }

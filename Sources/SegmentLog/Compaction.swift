@@ -149,6 +149,14 @@ public final class Compaction {
                 .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem); "
                     + SegmentLog.describeLoss(header), path: log.segmentPath(id), offset: offset)
         case .frame(let offset, let header, let stored):
+            // The frame's retired records as of now (one lock per frame); a record retired later is copied and
+            // marked retired again at its new place when the compaction publishes.
+            let retired = log.state.withLock { $0.segments[id]?.dead[UInt32(offset)] } ?? []
+            if retired.reduce(0, { $0 + $1.nonzeroBitCount }) == Int(header.recordCount) {
+                // Nothing to keep (garbage collection evicts whole runs of old records): skip decompressing.
+                dropped += Int(header.recordCount)
+                return header.frameSize
+            }
             if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                 throw StorageError(
                     .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem)",
@@ -156,7 +164,9 @@ public final class Compaction {
             }
             let problem = try raw.withUnsafeBytes { buffer in
                 try FrameDecoding.forEachRecord(in: buffer, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
-                    guard !log.isRetired(view.location) && isLive(view) else {
+                    let index = Int(view.location.index)
+                    let isRetired = index / 64 < retired.count && retired[index / 64] & (1 << UInt64(index % 64)) != 0
+                    guard !isRetired && isLive(view) else {
                         dropped += 1
                         return
                     }
