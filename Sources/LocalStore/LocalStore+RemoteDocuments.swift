@@ -106,7 +106,8 @@ extension LocalStore {
     public func evictDocuments(_ keys: [DocumentKey]) throws {
         try checkOpen()
         var present: [DocumentKey] = []
-        for key in keys where remoteDocuments.entry(for: key) != nil && !present.contains(key) { present.append(key) }
+        var seen: Set<DocumentKey> = []
+        for key in keys where remoteDocuments.entry(for: key) != nil && seen.insert(key).inserted { present.append(key) }
         guard !present.isEmpty else { return }
         let written = try events.append(present.map(Self.evictionEvent))
         noteEvictions(present, written: written)
