@@ -38,7 +38,7 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: @unchecked Sendable {
     private let connection: Result<FirestoreRPC, FirestoreErrorCode>
     private let queue: AsyncQueue
     private let makeCall: @Sendable (FirestoreRPC) -> Call
-    /// Every property below is read and written on the queue only.
+    // Every property below is read and written on the queue only.
     /// The running call, nil while stopped.
     private(set) var call: Call?
     /// Counts starts and stops, so that events of an earlier call are dropped.
