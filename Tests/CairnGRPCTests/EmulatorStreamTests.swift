@@ -14,17 +14,17 @@ extension EmulatorTests {
         func key(_ path: String) throws -> DocumentKey { try DocumentKey(parsing: path) }
 
         static func isGlobalSnapshot(_ event: ListenStream.Event) -> Bool {
-            if case .change(let change) = event { return change.snapshotVersion != nil }
+            if case .change(_, let version) = event { return version != TargetData.noSnapshotVersion }
             return false
         }
 
-        static func state(_ event: ListenStream.Event) -> (ListenTargetChangeState, [Int32], [UInt8])? {
-            if case .change(.targetChange(let state, let ids, let token, _, _)) = event { return (state, ids, token) }
+        static func state(_ event: ListenStream.Event) -> (WatchTargetChangeState, [Int32], [UInt8])? {
+            if case .change(.targetChange(let state, let ids, let token, _), _) = event { return (state, ids, token) }
             return nil
         }
 
         static func document(_ event: ListenStream.Event) -> (DocumentKey, Document?, [Int32])? {
-            if case .change(.documentChange(let updated, _, let key, let document)) = event {
+            if case .change(.documentChange(let updated, _, let key, let document), _) = event {
                 return (key, document, updated)
             }
             return nil
@@ -58,7 +58,7 @@ extension EmulatorTests {
             let change = try await recorder.first(from: snapshot.index) { Self.document($0)?.0 == second }
             #expect(Self.document(change.event)?.1?.version == ack.results[0].version)
             let later = try await recorder.first(from: change.index, where: Self.isGlobalSnapshot)
-            guard case .change(let global) = later.event, let version = global.snapshotVersion else { return }
+            guard case .change(_, let version) = later.event else { return }
             #expect(version >= ack.commitVersion)
 
             stream.unwatch(targetID: 2)

@@ -1,6 +1,5 @@
 import CairnModel
 import LocalStore
-import Synchronization
 @testable import Cairn
 
 /// A network that never answers: its streams never open and its RPCs fail with `unavailable`. With it a client
@@ -41,23 +40,4 @@ final class SilentDatastore: Datastore {
         completion(.failure(Self.unreachable))
     }
     func rollback(transactionID: [UInt8]) {}
-}
-
-/// A client on a manual queue over the unreachable network, with helpers that run a call and return its result.
-final class SourceTestClient {
-    let queue = AsyncQueue.manual()
-    let client: FirestoreClient
-
-    init() throws {
-        client = try FirestoreClient(datastore: SilentDatastore(), persistence: .memory, queue: queue)
-        queue.drain()
-    }
-
-    /// Runs `call`, drains the queue, and returns what the completion received (nil when it was not called).
-    func result<T: Sendable>(_ call: (@escaping @Sendable (T) -> Void) -> Void) -> T? {
-        let box = Mutex<T?>(nil)
-        call { value in box.withLock { $0 = value } }
-        queue.drain()
-        return box.withLock { $0 }
-    }
 }

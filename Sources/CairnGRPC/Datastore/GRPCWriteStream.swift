@@ -3,83 +3,50 @@ import CairnModel
 
 /// The core's `WriteStream` over the gRPC ``WriteStream``: each ``start()`` opens a new call whose events reach
 /// the delegate on the core's queue. ``stop()`` ends the call without notifying the delegate: after a completed
-/// handshake it first sends the empty final write with the last stream token, as Firebase does.
+/// handshake it first sends the empty final write with the last stream token, as Firebase does. The lifecycle is
+/// ``GRPCStreamLifecycle``'s.
 final class GRPCWriteStream: Cairn.WriteStream, @unchecked Sendable {
-    private let connection: Result<FirestoreRPC, FirestoreErrorCode>
-    private let queue: AsyncQueue
+    private let lifecycle: GRPCStreamLifecycle<CairnGRPC.WriteStream>
     private weak var delegate: (any WriteStreamDelegate)?
-    /// Every property below is read and written on the queue only.
-    private var call: CairnGRPC.WriteStream?
-    /// Counts starts and stops, so that events of an earlier call are dropped.
-    private var generation = 0
-    /// An error found on this side (a mutation that cannot be encoded) that ends the call instead of `cancelled`.
-    private var localFailure: FirestoreErrorCode?
-    private(set) var isStarted = false
-    private(set) var isOpen = false
+    /// Read and written on the queue only.
     private(set) var handshakeComplete = false
     var lastStreamToken: [UInt8] = []
 
     init(connection: Result<FirestoreRPC, FirestoreErrorCode>, queue: AsyncQueue, delegate: any WriteStreamDelegate) {
-        self.connection = connection
-        self.queue = queue
+        lifecycle = GRPCStreamLifecycle(connection: connection, queue: queue) { $0.makeWriteStream() }
         self.delegate = delegate
     }
 
+    var isStarted: Bool { lifecycle.isStarted }
+    var isOpen: Bool { lifecycle.isOpen }
+
     func start() {
-        stopCall()
-        isStarted = true
+        stop()
         handshakeComplete = false
-        let attempt = generation
-        switch connection {
-        case .failure(let error):
-            queue.enqueue { [self] in handle(.closed(error), attempt: attempt) }
-        case .success(let rpc):
-            let call = rpc.makeWriteStream()
-            self.call = call
-            let queue = self.queue
-            // Holds the stream until the call's events end, which a stop (cancel or close) brings about.
-            Task { [self] in
-                for await event in call.events {
-                    queue.enqueue { self.handle(event, attempt: attempt) }
-                }
-            }
-            call.start()
-        }
+        lifecycle.start { [self] event in handle(event) }
     }
 
     func stop() {
-        stopCall()
+        guard let call = lifecycle.stop() else { return }
+        if handshakeComplete { call.close() } else { call.cancel() }
     }
 
     func writeHandshake() {
-        call?.writeHandshake()
+        lifecycle.call?.writeHandshake()
     }
 
     func write(mutations: [Mutation]) {
         do {
-            try call?.write(mutations)
+            try lifecycle.call?.write(mutations)
         } catch {
-            localFailure = error
-            call?.cancel()
+            lifecycle.fail(error)
         }
     }
 
-    private func stopCall() {
-        generation += 1
-        isStarted = false
-        isOpen = false
-        localFailure = nil
-        if let call {
-            if handshakeComplete { call.close() } else { call.cancel() }
-        }
-        call = nil
-    }
-
-    private func handle(_ event: CairnGRPC.WriteStream.Event, attempt: Int) {
-        guard attempt == generation, isStarted else { return }
+    private func handle(_ event: CairnGRPC.WriteStream.Event) {
         switch event {
         case .opened:
-            isOpen = true
+            lifecycle.didOpen()
             delegate?.writeStreamDidOpen()
         case .handshakeComplete(let token):
             handshakeComplete = true
@@ -89,12 +56,9 @@ final class GRPCWriteStream: Cairn.WriteStream, @unchecked Sendable {
             lastStreamToken = token
             delegate?.writeStreamDidReceiveResponse(commitVersion: ack.commitVersion, results: ack.results)
         case .closed(let error):
-            let cause = localFailure ?? error
             // The handshake flag keeps its value so that the delegate can tell a failed handshake from a failed
-            // write; stopCall() must not send a final write on a call that already ended.
-            call = nil
-            stopCall()
-            delegate?.writeStreamWasInterrupted(error: cause)
+            // write; the call that ended gets no final write.
+            delegate?.writeStreamWasInterrupted(error: lifecycle.didClose(error))
         }
     }
 }

@@ -4,11 +4,12 @@ import GRPCCore
 import LocalStore
 import Synchronization
 
-/// The Listen (watch) stream: add and remove targets, receive ``ListenChange``s as ``events``.
+/// The Listen (watch) stream: add and remove targets, receive the core's `WatchChange`s as ``events``.
 ///
 /// ``start()`` opens the bidirectional call (`.opened` follows once the call is established); ``watch(_:)`` and
 /// ``unwatch(targetID:)`` queue requests in order; every server message arrives as `.change`, decoded, with its
-/// global snapshot version in ``ListenChange/snapshotVersion``; `.closed` ends the sequence: nil after a clean
+/// global snapshot version (`TargetData.noSnapshotVersion` unless the message is a consistent snapshot of the
+/// whole stream); `.closed` ends the sequence: nil after a clean
 /// end, else the error (UNAVAILABLE when the connection is lost, so the core can back off and mark listeners
 /// `fromCache`). The core's callback-style `WatchStream` wraps this object and forwards events onto its queue.
 ///
@@ -17,13 +18,13 @@ import Synchronization
 /// stream.start()
 /// try stream.watch(TargetData(targetID: 2, query: Query(path: ResourcePath(segments: ["rooms"]))))
 /// for await event in stream.events {
-///     if case .change(.targetChange(.current, [2], let token, _, _)) = event { resumeToken = token }
+///     if case .change(.targetChange(.current, [2], let token, _), _) = event { resumeToken = token }
 /// }
 /// ```
 package final class ListenStream: Sendable {
     package enum Event: Sendable {
         case opened
-        case change(ListenChange)
+        case change(WatchChange, snapshotVersion: Timestamp)
         case closed(FirestoreErrorCode?)
     }
 
@@ -85,7 +86,9 @@ package final class ListenStream: Sendable {
                 },
                 onResponse: { [rpc, eventSink] response in
                     for try await message in response.messages {
-                        eventSink.yield(.change(try rpc.serializer.decodeListenResponse(message)))
+                        let change = try rpc.serializer.decodeListenResponse(message)
+                        let version = try rpc.serializer.decodeSnapshotVersion(message)
+                        eventSink.yield(.change(change, snapshotVersion: version))
                     }
                 })
             eventSink.yield(.closed(nil))

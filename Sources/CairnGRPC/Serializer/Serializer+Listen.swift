@@ -4,7 +4,8 @@ import Foundation
 import LocalStore
 import SwiftProtobuf
 
-/// The Listen stream: a LocalStore ``TargetData`` to `Target`, and `ListenResponse` to ``ListenChange``.
+/// The Listen stream: a LocalStore ``TargetData`` to `Target`, and `ListenResponse` to the core's `WatchChange`
+/// with its global snapshot version.
 ///
 /// A document query becomes a documents target with its one resource name, every other query a query target.
 /// A non-empty resume token is sent as `resume_token`, otherwise a non-zero snapshot version as `read_time`; with
@@ -37,13 +38,12 @@ extension FirestoreSerializer {
 
     package func decodeListenResponse(
         _ response: Google_Firestore_V1_ListenResponse
-    ) throws(FirestoreErrorCode) -> ListenChange {
+    ) throws(FirestoreErrorCode) -> WatchChange {
         switch response.responseType {
         case .targetChange(let change):
             return .targetChange(
                 state: try Self.decodeState(change.targetChangeType), targetIDs: change.targetIds,
                 resumeToken: [UInt8](change.resumeToken),
-                readTime: change.hasReadTime ? try Self.decode(change.readTime) : nil,
                 cause: change.hasCause ? Self.decodeStatus(change.cause) : nil)
         case .documentChange(let change):
             guard change.hasDocument else { throw Self.malformed("a document_change has no document") }
@@ -63,10 +63,10 @@ extension FirestoreSerializer {
                 updatedTargetIDs: [], removedTargetIDs: remove.removedTargetIds, key: try decodeKey(remove.document),
                 document: nil)
         case .filter(let filter):
-            var bloom: ListenBloomFilter?
+            var bloom: BloomFilterParameters?
             if filter.hasUnchangedNames {
                 let names = filter.unchangedNames
-                bloom = ListenBloomFilter(
+                bloom = BloomFilterParameters(
                     bitmap: [UInt8](names.bits.bitmap), padding: Int(names.bits.padding),
                     hashCount: Int(names.hashCount))
             }
@@ -74,6 +74,18 @@ extension FirestoreSerializer {
         case nil:
             throw Self.malformed("a Listen response has no response type (a kind this client does not know)")
         }
+    }
+
+    /// The global snapshot version a response carries: the read time of a NO_CHANGE target change with no target
+    /// ids (a consistent snapshot of the whole stream), `TargetData.noSnapshotVersion` for every other response
+    /// (Firebase's `DecodeVersionFromListenResponse`).
+    package func decodeSnapshotVersion(
+        _ response: Google_Firestore_V1_ListenResponse
+    ) throws(FirestoreErrorCode) -> Timestamp {
+        guard case .targetChange(let change) = response.responseType, change.targetChangeType == .noChange,
+            change.targetIds.isEmpty, change.hasReadTime
+        else { return TargetData.noSnapshotVersion }
+        return try Self.decode(change.readTime)
     }
 
     /// A `google.rpc.Status` as the Firestore error it describes.
@@ -84,7 +96,7 @@ extension FirestoreSerializer {
 
     private static func decodeState(
         _ type: Google_Firestore_V1_TargetChange.TargetChangeType
-    ) throws(FirestoreErrorCode) -> ListenTargetChangeState {
+    ) throws(FirestoreErrorCode) -> WatchTargetChangeState {
         switch type {
         case .noChange: return .noChange
         case .add: return .added
