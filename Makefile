@@ -1,11 +1,15 @@
 # The two set-up commands of the README, each self-sufficient on a fresh Debian 12 + Swift 6.3 machine:
-#   make demo   — build and run the storage-engine demo (write, SIGKILL, reopen, compact)
-#   make test   — build once and run every test target
+#   make demo   — build and run the demo: the offline story against the Firestore emulator (offline only without
+#                 it), then the storage engine (write, SIGKILL, reopen, compact)
+#   make test   — build once and run every test target (first creating .venv-interop, the official Python
+#                 Firestore client for the interop tests, when it is missing)
 # `make bench` runs the engine benchmark (release build) and writes bench-results/engine.json.
 
 SWIFT ?= swift
 
-.PHONY: demo test bench deps
+.PHONY: demo test bench deps interop-venv
+
+INTEROP_VENV ?= .venv-interop
 
 # liblz4's headers (Debian: liblz4-dev) are the only system dependency. Install them as root, or say how.
 deps:
@@ -23,7 +27,22 @@ demo: deps
 	$(SWIFT) build --product cairn
 	$$($(SWIFT) build --show-bin-path)/cairn demo
 
-test: deps
+# The official Python client (google-cloud-firestore, from PyPI) for the interop tests with the Firestore emulator.
+# Tolerant: when python3 -m venv or pip fails it says so in one line and those tests skip (under CI=true they fail).
+interop-venv:
+	@if [ ! -f $(INTEROP_VENV)/.ready ]; then \
+		echo "creating $(INTEROP_VENV): python3 -m venv + pip install google-cloud-firestore (the Python interop peer)"; \
+		rm -rf $(INTEROP_VENV); \
+		if python3 -m venv $(INTEROP_VENV) >/dev/null 2>&1 \
+			&& $(INTEROP_VENV)/bin/pip install -q --disable-pip-version-check google-cloud-firestore >/dev/null 2>&1; then \
+			touch $(INTEROP_VENV)/.ready; \
+		else \
+			rm -rf $(INTEROP_VENV); \
+			echo "could not create $(INTEROP_VENV) (python3-venv missing, or PyPI unreachable): the Python interop tests skip (and fail under CI=true)"; \
+		fi; \
+	fi
+
+test: deps interop-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -5,6 +5,8 @@ import Foundation
 /// The emulator ships in the Debian package `google-cloud-cli-firestore-emulator` as the script
 /// `cloud_firestore_emulator` in the google-cloud-sdk platform folder and needs Java. One emulator per test
 /// process is shared by every test (``shared()``); tests isolate themselves by project id or by ``reset(projectID:)``.
+/// Tests that need security rules, or that stop and restart the server, start their own
+/// (``start(rules:port:timeout:)``).
 /// The emulator's output goes to a log file (``logPath``) for diagnostics. It is stopped when the process exits,
 /// and a watchdog stops it within a second if the test process dies without exiting cleanly.
 ///
@@ -55,14 +57,34 @@ public final class FirestoreEmulator: @unchecked Sendable {
         try await SharedEmulator.instance.get()
     }
 
-    /// Starts an emulator on a free loopback port and waits until it answers (up to `timeout`).
-    public static func start(timeout: Duration = .seconds(120)) async throws -> FirestoreEmulator {
+    /// Starts an emulator and waits until it answers (up to `timeout`).
+    ///
+    /// - Parameters:
+    ///   - rules: a security-rules file for every project (`--rules`); without it everything is allowed. The
+    ///     emulator lets the token `owner` bypass rules, so a client must connect without it for rules to apply.
+    ///   - port: the loopback port, to restart an emulator where a client expects it; a free port when nil.
+    ///
+    /// ```swift
+    /// let first = try await FirestoreEmulator.start(rules: rulesFile)
+    /// first.stop()
+    /// let second = try await FirestoreEmulator.start(port: first.port)   // same address, empty database
+    /// ```
+    public static func start(
+        rules: URL? = nil, port requestedPort: Int? = nil, timeout: Duration = .seconds(120)
+    ) async throws -> FirestoreEmulator {
         if let reason = missingReason { throw EmulatorError(reason) }
+        if let rules, !FileManager.default.isReadableFile(atPath: rules.path) {
+            throw EmulatorError("the rules file \(rules.path) does not exist or cannot be read")
+        }
         let clock = ContinuousClock()
         let began = clock.now
-        let port = try LoopbackHTTP.freePort()
+        let port = try requestedPort ?? LoopbackHTTP.freePort()
+        if requestedPort != nil, (try? LoopbackHTTP.request("GET", "/", port: port)) != nil {
+            throw EmulatorError("port \(port) already answers HTTP; stop the server there before starting on it")
+        }
         let logPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("cairn-firestore-emulator-\(getpid())-\(port).log").path
+            .appendingPathComponent("cairn-firestore-emulator-\(getpid())-\(port)-\(UUID().uuidString.prefix(8)).log")
+            .path
         guard FileManager.default.createFile(atPath: logPath, contents: nil),
             let log = FileHandle(forWritingAtPath: logPath)
         else {
@@ -70,7 +92,8 @@ public final class FirestoreEmulator: @unchecked Sendable {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", watchdogScript, "firestore-emulator", scriptPath, "\(port)"]
+        let options = rules.map { ["--rules=\($0.path)"] } ?? []
+        process.arguments = ["-c", watchdogScript, "firestore-emulator", scriptPath, "\(port)"] + options
         process.standardOutput = log
         process.standardError = log
         let lifeline = Pipe()
@@ -122,9 +145,9 @@ public final class FirestoreEmulator: @unchecked Sendable {
 
     /// Runs the launcher script and kills it and its Java child when the watchdog's stdin reaches end of file:
     /// ``stop()`` closes it, and so does the kernel when the test process dies. Signals are not used because a
-    /// test runner may start its children with SIGTERM blocked. Arguments: script, port.
+    /// test runner may start its children with SIGTERM blocked. Arguments: script, port, extra emulator options.
     private static let watchdogScript = """
-        "$1" start --host=127.0.0.1 --port="$2" &
+        "$1" start --host=127.0.0.1 --port="$2" "${@:3}" &
         emulator=$!
         while kill -0 "$emulator" 2>/dev/null; do
             read -r -t 1 _

@@ -16,12 +16,31 @@ extension LocalStore {
     /// ```
     @discardableResult
     public func compact(minimumDeadRatio: Double = 0.5, stepBudget: Int = 4 << 20) throws -> CompactionSummary? {
+        try compact(minimumDeadRatio: minimumDeadRatio, stepBudget: stepBudget, inputBudget: nil)
+    }
+
+    /// ``compact(minimumDeadRatio:stepBudget:)`` bounded by `inputBudget` when given: only the dirtiest
+    /// candidates whose file bytes add up to at most the budget (the dirtiest one at least) are rewritten, into
+    /// output segments of at most the budget, so that the next bounded compaction finds pieces that fit too.
+    func compact(minimumDeadRatio: Double, stepBudget: Int, inputBudget: UInt64?) throws -> CompactionSummary? {
         try checkOpen()
         guard let log = (events as? LogEventStore)?.log else { return nil }
-        let victims = log.compactionCandidates(minimumDeadRatio: minimumDeadRatio)
+        var victims = log.compactionCandidates(minimumDeadRatio: minimumDeadRatio)
         guard !victims.isEmpty else { return nil }
+        if let inputBudget {
+            let sizes = Dictionary(uniqueKeysWithValues: log.statistics.segments.map { ($0.id, $0.fileBytes) })
+            var chosen: [UInt32] = []
+            var total: UInt64 = 0
+            for id in victims {
+                let size = sizes[id] ?? 0
+                if !chosen.isEmpty && total + size > inputBudget { continue }
+                chosen.append(id)
+                total += size
+            }
+            victims = chosen
+        }
         do {
-            let compaction = try log.makeCompaction(of: victims) { _ in true }
+            let compaction = try log.makeCompaction(of: victims, outputSegmentSize: inputBudget.map { Int($0) }) { _ in true }
             while true {
                 if let summary = try compaction.step(budget: stepBudget) {
                     try relocate(summary.relocations)
@@ -40,6 +59,7 @@ extension LocalStore {
     /// every move is applied even when one fails; the first failure is reported afterwards.
     private func relocate(_ moves: [Relocation]) throws {
         var firstFailure: (any Error)?
+        var splitter = DocumentKeySplitter()
         for move in moves {
             garbage.removals.see(segment: move.to.segment)
             guard let kind = EventKind(rawValue: move.kind) else { continue }
@@ -49,7 +69,12 @@ extension LocalStore {
                 try move.key.withUnsafeBytes { key in
                     switch kind {
                     case .remoteDocumentChanged:
-                        remoteDocuments.relocate(try RemoteDocumentEvent.documentKey(from: key), from: from, to: to)
+                        if let (collection, documentID) = try splitter.split(key) {
+                            remoteDocuments.relocate(
+                                collection: splitter.collections[collection], documentID: documentID, from: from, to: to)
+                        } else {
+                            remoteDocuments.relocate(try RemoteDocumentEvent.documentKey(from: key), from: from, to: to)
+                        }
                     case .mutationBatchAdded:
                         mutationQueue.relocate(try MutationBatchEvent.batchID(from: key), from: from, to: to)
                     case .targetSaved, .targetMembershipChanged:

@@ -29,6 +29,10 @@ extension LocalStore {
     static let maximumSequenceNumbersPerRound = 1000
     /// The dead share of a segment's records above which collection compacts it (sealing the active segment).
     static let minimumDeadRatioToCompact = 0.01
+    /// The dead share above which a round compacts a segment while documents are still being evicted. LRU
+    /// evicts the oldest records first, so old segments empty out round after round: waiting until half of one
+    /// is dead halves what its compaction copies, and a round that copies little stalls little.
+    static let deadRatioToCompactWhileEvicting = 0.5
 
     /// Brings the cache's size under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5): the
     /// bytes on disk of a persistent cache, the estimated size of a memory cache in LRU mode. Each round reads
@@ -38,8 +42,9 @@ extension LocalStore {
     /// no younger than the n-th entry, then (persistent) compacts — sealing the active segment first when it
     /// holds dead records, since a cache smaller than one segment lives entirely in it. Rounds stop when the size is
     /// under the threshold, after `maxRounds`, or when nothing is left to collect. The work of a round is
-    /// bounded by n, the removed targets' members and the index entries made stale since the last run — never by
-    /// the number of cached documents.
+    /// bounded by n, the removed targets' members, the index entries made stale since the last run and one
+    /// compaction of at most one segment's worth of bytes (the log's `segmentTargetSize`) — never by the number of cached documents.
+    /// When nothing is left to evict, the dirty segments are compacted piece by piece while over the threshold.
     ///
     /// Never collected: active targets; documents in any target but a removed one; documents under a pending
     /// write of any user; documents a local view shows (``notifyLocalViewChanges(targetID:added:removed:)``).
@@ -56,8 +61,8 @@ extension LocalStore {
         guard threshold != Self.cacheSizeUnlimited, let before = collectableSize() else { return result }
         let limit = UInt64(max(threshold, 0))
         result.bytesBefore = before
-        // Superseded events alone may be what is over the threshold.
-        try compactFully(sealingActiveAbove: limit)
+        // Segments already half dead (superseded events, earlier evictions) may be all that is over the threshold.
+        try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
         result.bytesAfter = collectableSize() ?? 0
         guard result.bytesAfter > limit else { return result }
         let pinned = try keysUnderPendingWrites()
@@ -65,7 +70,14 @@ extension LocalStore {
             let round = chooseRound(pinned: pinned)
             result.entriesExamined += round.examined
             garbage.entriesExamined += round.examined
-            if round.targets.isEmpty && round.documents.isEmpty { break }
+            if round.targets.isEmpty && round.documents.isEmpty {
+                while result.bytesAfter > limit,
+                    try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.minimumDeadRatioToCompact)
+                {
+                    result.bytesAfter = collectableSize() ?? 0
+                }
+                break
+            }
             var documents = round.documents
             if !round.targets.isEmpty {
                 // A removed target's documents are orphans as old as the target (or their last write): those
@@ -83,7 +95,7 @@ extension LocalStore {
             result.documentsEvicted += documents.count
             result.sequenceNumbersCollected += round.targets.count + documents.count
             result.rounds += 1
-            try compactFully(sealingActiveAbove: limit)
+            try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
             result.bytesAfter = collectableSize() ?? 0
         }
         return result
@@ -99,10 +111,14 @@ extension LocalStore {
         return UInt64(max(bytes, 0))
     }
 
-    /// Compacts every segment with dead records (persistent mode; memory drops retired events at once). While
-    /// the log is over `limit`, the active segment is sealed first when it holds dead records: compaction only
-    /// rewrites sealed segments, and a cache smaller than one segment lives entirely in the active one.
-    private func compactFully(sealingActiveAbove limit: UInt64) throws {
+    /// Compacts the dirtiest segments with at least `minimumDeadRatio` dead, at most one segment's worth of file bytes (the log's
+    /// `segmentTargetSize`), so a round's time does not grow with the cache and a listener waiting behind it
+    /// sees a bounded stall (persistent mode; memory drops retired events at once); returns whether it
+    /// compacted. While the log is over `limit`,
+    /// the active segment is sealed first when it holds dead records: compaction only rewrites sealed segments,
+    /// and a cache smaller than one segment lives entirely in the active one.
+    @discardableResult
+    private func compactPiece(sealingActiveAbove limit: UInt64, minimumDeadRatio: Double) throws -> Bool {
         if let log = (events as? LogEventStore)?.log, log.statistics.fileBytes > limit,
             let active = log.statistics.segments.last(where: \.isActive),
             active.deadRatio >= Self.minimumDeadRatioToCompact
@@ -113,7 +129,11 @@ extension LocalStore {
                 throw LocalStoreError.wrap(error)
             }
         }
-        while try compact(minimumDeadRatio: Self.minimumDeadRatioToCompact) != nil {}
+        guard let log = (events as? LogEventStore)?.log else { return false }
+        return try compact(
+            minimumDeadRatio: minimumDeadRatio, stepBudget: 4 << 20,
+            inputBudget: UInt64(log.configuration.segmentTargetSize)
+        ) != nil
     }
 
     /// The n least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write

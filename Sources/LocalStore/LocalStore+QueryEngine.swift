@@ -37,6 +37,8 @@ extension LocalStore {
         let remoteKeys = target.map { self.remoteKeys(forTarget: $0.targetID) } ?? []
         var report: QueryExecutionReport
         var documents: [Document]
+        // Matches a ranked scan counted but did not decode (they sort after the query's limit).
+        var matchesLeftOut = 0
         if let (indexed, indexReport) = try queryUsingIndexes(query) {
             (documents, report) = (indexed, indexReport)
         } else if usePreviousResults, let target,
@@ -44,10 +46,10 @@ extension LocalStore {
         {
             (documents, report) = (previous, previousReport)
         } else {
-            (documents, report) = try queryUsingScan(query)
+            (documents, report, matchesLeftOut) = try queryUsingScan(query)
         }
         let matching = documents.filter(query.matches)
-        report.matches = matching.count
+        report.matches = matching.count + matchesLeftOut
         // Creating an index only speeds up later queries: if its append fails, this answer still stands and
         // nothing changed (the view follows the log only after a successful append).
         if report.path == .scan { try? createIndexesIfWorthIt(query, &report) }
@@ -172,14 +174,21 @@ extension LocalStore {
         return edge.hasLocalMutations || edge.version > version
     }
 
-    /// Path 3: every cached document in scope, pending writes applied; read in log order and decoded only when
-    /// the query's top-level field filters pass on the encoded bytes (LocalStore+DocumentScan.swift).
-    private func queryUsingScan(_ query: Query) throws -> ([Document], QueryExecutionReport) {
+    /// Path 3: every cached document in scope, pending writes applied; decoded only when the query's top-level
+    /// field filters pass on cached or encoded field values, and for a ranked limit query only the first
+    /// `limit` (LocalStore+DocumentScan.swift). Also returns how many matches were left undecoded.
+    private func queryUsingScan(_ query: Query) throws -> ([Document], QueryExecutionReport, Int) {
         var report = QueryExecutionReport(path: .scan)
-        let candidates = remoteCandidates(for: query).filter { mutationQueue.overlays[$0.key] == nil }
-        var documents = try scanRemoteDocuments(candidates, filters: Self.prefilters(of: query), report: &report)
+        var documents: [Document]
+        var matchesLeftOut = 0
+        if query.path.isDocumentPath && query.collectionGroup == nil {
+            let candidates = remoteCandidates(for: query).filter { mutationQueue.overlays[$0.key] == nil }
+            documents = try scanRemoteDocuments(candidates, filters: Self.prefilters(of: query), report: &report)
+        } else {
+            (documents, matchesLeftOut) = try scanCollections(query, report: &report)
+        }
         try appendOverlaid(query, to: &documents, report: &report)
-        return (documents, report)
+        return (documents, report, matchesLeftOut)
     }
 
     /// Adds the local view of every document with pending writes in the query's scope (deleted ones and

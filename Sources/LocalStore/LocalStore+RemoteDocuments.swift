@@ -106,7 +106,8 @@ extension LocalStore {
     public func evictDocuments(_ keys: [DocumentKey]) throws {
         try checkOpen()
         var present: [DocumentKey] = []
-        for key in keys where remoteDocuments.entry(for: key) != nil && !present.contains(key) { present.append(key) }
+        var seen: Set<DocumentKey> = []
+        for key in keys where remoteDocuments.entry(for: key) != nil && seen.insert(key).inserted { present.append(key) }
         guard !present.isEmpty else { return }
         let written = try events.append(present.map(Self.evictionEvent))
         noteEvictions(present, written: written)
@@ -121,9 +122,7 @@ extension LocalStore {
     }
 
     func document(_ key: DocumentKey, _ entry: RemoteDocumentEntry) throws -> Document {
-        var document = try events.withValue(of: entry.reference) { try RemoteDocumentEvent.decode($0, key: key) }
-        document.readTime = entry.readTime
-        return document
+        try events.withValue(of: entry.reference) { try Self.document(key, entry, $0) }
     }
 
     /// Answers a query from the cached server state by scanning the collection (or the collection group's

@@ -22,6 +22,8 @@ public final class LocalStore {
     var targets = TargetView()
     /// Field indexes: configuration, entries, backfill (LocalStore+Indexes.swift).
     var fieldIndexView = FieldIndexView()
+    /// Decoded field values for scans (Scan/FieldValueCache.swift).
+    var fieldValueCache = FieldValueCache()
     /// How the last `executeQuery(_:usePreviousResults:)` ran (LocalStore+QueryEngine.swift).
     package internal(set) var lastQueryReport: QueryExecutionReport?
     /// Orphans and inactive targets by sequence number, local-view references (GarbageCollection/).
@@ -34,8 +36,26 @@ public final class LocalStore {
         self.events = events
     }
 
+    /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments. A
+    /// garbage-collection round compacts at most one segment's worth of bytes, so small segments keep its
+    /// stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the same bytes
+    /// either way.
+    ///
+    /// ```swift
+    /// var configuration = LocalStore.defaultLogConfiguration
+    /// configuration.durability = .normal
+    /// let store = try LocalStore.open(at: path, configuration: configuration)
+    /// ```
+    public static var defaultLogConfiguration: SegmentLog.Configuration {
+        var configuration = SegmentLog.Configuration()
+        configuration.segmentTargetSize = 2 << 20
+        return configuration
+    }
+
     /// Opens (or creates) the persistent cache in `directory` and rebuilds the views by replaying its log.
-    public static func open(at directory: String, configuration: SegmentLog.Configuration = .init()) throws -> LocalStore {
+    public static func open(
+        at directory: String, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
+    ) throws -> LocalStore {
         let log: SegmentLog
         do {
             log = try SegmentLog.open(at: directory, configuration: configuration)
@@ -66,17 +86,15 @@ public final class LocalStore {
         if isClosed { throw LocalStoreError(.closed, "the cache is closed") }
     }
 
-    /// Rebuilds every view from the log. Only event headers are read; document bodies stay in the log.
+    /// Rebuilds every view from the log. Only event headers are read; document bodies stay in the log, and
+    /// document events are resolved per key after the scan (``RemoteDocumentReplay``).
     private func replay(_ log: SegmentLog) throws {
-        // Compaction moves records but keeps their sequence numbers, so an eviction may be met before the
-        // document event it removed: remember evictions until replay ends.
-        var evictedAt: [DocumentKey: UInt64] = [:]
+        var documents = RemoteDocumentReplay()
         var indexConfiguration: IndexConfigurationEvent?
         try log.scan { record in
             guard let kind = EventKind(rawValue: record.kind) else {
                 throw LocalStoreError.dataLoss("the log holds an event of unknown kind \(record.kind) (a newer version wrote it?)")
             }
-            let reference = EventReference.log(record.location)
             switch kind {
             case .mutationBatchAdded, .mutationBatchRemoved:
                 try replayMutationQueueEvent(kind, record)
@@ -85,31 +103,19 @@ public final class LocalStore {
             case .indexConfigurationChanged:
                 try replayIndexConfiguration(record, newest: &indexConfiguration)
             case .remoteDocumentChanged:
-                let key = try RemoteDocumentEvent.documentKey(from: record.key)
                 let header = try RemoteDocumentHeader.decode(record.value)
-                // Compaction may deliver an older event after a newer one: the higher sequence number wins.
-                if let current = remoteDocuments.entry(for: key), current.sequence > record.lsn {
-                    events.retire(reference)
-                    return
-                }
-                if let eviction = evictedAt[key], eviction > record.lsn {
-                    events.retire(reference)
-                    return
-                }
                 let entry = RemoteDocumentEntry(
-                    reference: reference, state: header.state, version: header.version, readTime: header.readTime,
-                    hasCommittedMutations: header.hasCommittedMutations, sequence: record.lsn)
-                if let previous = remoteDocuments.set(entry, for: key) { events.retire(previous.reference) }
+                    reference: .log(record.location), state: header.state, version: header.version,
+                    readTime: header.readTime, hasCommittedMutations: header.hasCommittedMutations, sequence: record.lsn)
+                if let superseded = documents.noteChanged(key: record.key, entry: entry) { events.retire(superseded) }
             case .documentEvicted:
-                let key = try RemoteDocumentEvent.documentKey(from: record.key)
-                evictedAt[key] = max(evictedAt[key] ?? 0, record.lsn)
+                // Compaction moves records but keeps their sequence numbers, so an eviction may be met before
+                // the document event it removed: the replay compares sequence numbers once the scan ends.
+                documents.noteEvicted(key: record.key, lsn: record.lsn)
                 garbage.removals.track(record.location)
-                if let current = remoteDocuments.entry(for: key), current.sequence < record.lsn {
-                    remoteDocuments.remove(key)
-                    events.retire(current.reference)
-                }
             }
         }
+        try documents.install(into: &remoteDocuments) { events.retire($0) }
         // Index entries are not in the log: the backfill rebuilds them from the documents just replayed.
         if let indexConfiguration { applyIndexConfiguration(indexConfiguration) }
     }

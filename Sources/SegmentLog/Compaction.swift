@@ -47,6 +47,8 @@ public final class Compaction {
     let log: SegmentLog
     public let inputs: [UInt32]
     let clusterByKey: Bool
+    /// File bytes at which an output segment is sealed and the next one started.
+    let outputSegmentSize: UInt64
     let isLive: (RecordView) -> Bool
 
     private var phase: Phase = .scanning(input: 0)
@@ -69,10 +71,14 @@ public final class Compaction {
         case publishing
     }
 
-    init(log: SegmentLog, inputs: [UInt32], clusterByKey: Bool, isLive: @escaping (RecordView) -> Bool) {
+    init(
+        log: SegmentLog, inputs: [UInt32], clusterByKey: Bool, outputSegmentSize: UInt64,
+        isLive: @escaping (RecordView) -> Bool
+    ) {
         self.log = log
         self.inputs = inputs
         self.clusterByKey = clusterByKey
+        self.outputSegmentSize = outputSegmentSize
         self.isLive = isLive
     }
 
@@ -143,6 +149,14 @@ public final class Compaction {
                 .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem); "
                     + SegmentLog.describeLoss(header), path: log.segmentPath(id), offset: offset)
         case .frame(let offset, let header, let stored):
+            // The frame's retired records as of now (one lock per frame); a record retired later is copied and
+            // marked retired again at its new place when the compaction publishes.
+            let retired = log.state.withLock { $0.segments[id]?.dead[UInt32(offset)] } ?? []
+            if retired.reduce(0, { $0 + $1.nonzeroBitCount }) == Int(header.recordCount) {
+                // Nothing to keep (garbage collection evicts whole runs of old records): skip decompressing.
+                dropped += Int(header.recordCount)
+                return header.frameSize
+            }
             if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                 throw StorageError(
                     .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem)",
@@ -150,7 +164,9 @@ public final class Compaction {
             }
             let problem = try raw.withUnsafeBytes { buffer in
                 try FrameDecoding.forEachRecord(in: buffer, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
-                    guard !log.isRetired(view.location) && isLive(view) else {
+                    let index = Int(view.location.index)
+                    let isRetired = index / 64 < retired.count && retired[index / 64] & (1 << UInt64(index % 64)) != 0
+                    guard !isRetired && isLive(view) else {
                         dropped += 1
                         return
                     }
@@ -182,7 +198,7 @@ public final class Compaction {
         pendingMoves.append((view.kind, view.keyBytes, view.location))
         copied += 1
         noteMoves(try out.writeFinishedFrames())
-        if out.estimatedSize >= log.segmentTargetSize { try seal(out) }
+        if out.estimatedSize >= outputSegmentSize { try seal(out) }
         return Int(view.location.size)
     }
 
@@ -240,9 +256,12 @@ extension SegmentLog {
 
     /// Starts compacting `segments` (sealed, not being compacted already). A record survives when it was not
     /// retired and `isLive` returns true for it. With `clusterByKey`, survivors are written in key order so
-    /// that records with a common key prefix end up in neighbouring frames.
+    /// that records with a common key prefix end up in neighbouring frames. Outputs are sealed at
+    /// `outputSegmentSize` file bytes (default and upper bound: the configuration's `segmentTargetSize`), so a
+    /// caller that compacts in bounded pieces keeps its segments small enough to compact one at a time.
     public func makeCompaction(
-        of segments: [UInt32], clusterByKey: Bool = false, isLive: @escaping (RecordView) -> Bool
+        of segments: [UInt32], clusterByKey: Bool = false, outputSegmentSize: Int? = nil,
+        isLive: @escaping (RecordView) -> Bool
     ) throws -> Compaction {
         guard !configuration.readOnly else { throw StorageError(.invalidArgument, "the log was opened read-only") }
         guard !segments.isEmpty else { throw StorageError(.invalidArgument, "nothing to compact: no segments given") }
@@ -265,7 +284,8 @@ extension SegmentLog {
             state.compacting.formUnion(segments)
         }
         let ordered = state.withLock { state in state.order.filter { segments.contains($0) } }
-        return Compaction(log: self, inputs: ordered, clusterByKey: clusterByKey, isLive: isLive)
+        let outputSize = min(UInt64(max(outputSegmentSize ?? configuration.segmentTargetSize, 4096)), segmentTargetSize)
+        return Compaction(log: self, inputs: ordered, clusterByKey: clusterByKey, outputSegmentSize: outputSize, isLive: isLive)
     }
 
     /// Switches the manifest from `inputs` to `outputs`, then deletes the inputs. Returns the inputs' bytes.

@@ -14,18 +14,56 @@ extension SegmentLog {
     /// - Throws: `.notFound` when the segment no longer exists (compacted away) or the location points past
     ///   the frame's records, `.corruption` when the frame fails its checksum.
     public func read(_ location: RecordLocation) throws -> Record {
+        try withRecord(at: location) { $0.record }
+    }
+
+    /// Calls `body` with the record at `location` without copying it: the view's key and value point into
+    /// the cached frame and are valid only inside `body`. Same errors as ``read(_:)``.
+    ///
+    /// ```swift
+    /// let size = try log.withRecord(at: location) { $0.value.count }
+    /// ```
+    public func withRecord<T>(at location: RecordLocation, _ body: (RecordView) throws -> T) throws -> T {
         try withFrame(FrameKey(segment: location.segment, offset: location.frameOffset)) { frame in
-            guard Int(location.index) < frame.count else {
-                throw StorageError(
-                    .notFound, "frame \(location.segment):\(location.frameOffset) has \(frame.count) records, not \(location.index + 1)")
-            }
-            return frame.withRecord(at: Int(location.index)) { $0.record }
+            try Self.withRecord(at: location, in: frame, body)
         }
     }
 
-    /// Calls `body` with the decoded frame at `key`, loading and caching it when needed. A miss reads and
-    /// decodes the frame outside the lock, so other readers and writers do not wait for its I/O.
-    func withFrame<T>(_ key: FrameKey, _ body: (DecodedFrame) throws -> T) throws -> T {
+    /// Calls `body` with the record at each of `locations` (its position in the array and a view valid only
+    /// inside `body`), fetching each frame once for a run of locations in the same frame: pass locations in
+    /// log order (sorted) and every frame is decompressed at most once. Frames found in the frame cache are
+    /// used; with `fillCache` false, frames read here are not added to it, so a scan does not push out the
+    /// frames point reads use (LevelDB's `fill_cache = false`). Same errors as ``read(_:)``.
+    ///
+    /// ```swift
+    /// try log.forEachRecord(at: locations.sorted(), fillCache: false) { position, record in total += record.value.count }
+    /// ```
+    public func forEachRecord(at locations: [RecordLocation], fillCache: Bool = true, _ body: (Int, RecordView) throws -> Void) throws {
+        var position = 0
+        while position < locations.count {
+            let key = FrameKey(segment: locations[position].segment, offset: locations[position].frameOffset)
+            try withFrame(key, fillCache: fillCache) { frame in
+                repeat {
+                    try Self.withRecord(at: locations[position], in: frame) { try body(position, $0) }
+                    position += 1
+                } while position < locations.count && locations[position].segment == key.segment
+                    && locations[position].frameOffset == key.offset
+            }
+        }
+    }
+
+    private static func withRecord<T>(at location: RecordLocation, in frame: DecodedFrame, _ body: (RecordView) throws -> T) throws -> T {
+        guard Int(location.index) < frame.count else {
+            throw StorageError(
+                .notFound, "frame \(location.segment):\(location.frameOffset) has \(frame.count) records, not \(location.index + 1)")
+        }
+        return try frame.withRecord(at: Int(location.index), body)
+    }
+
+    /// Calls `body` with the decoded frame at `key`, loading it when needed (and caching it unless
+    /// `fillCache` is false). A miss reads and decodes the frame outside the lock, so other readers and
+    /// writers do not wait for its I/O.
+    func withFrame<T>(_ key: FrameKey, fillCache: Bool = true, _ body: (DecodedFrame) throws -> T) throws -> T {
         let lookup: FrameLookup = try state.withLock { state in
             if state.isClosed { throw StorageError(.closed, "the log is closed") }
             if let cached = state.cache.get(key) { return .hit(cached) }
@@ -45,6 +83,7 @@ extension SegmentLog {
         case .miss(let segment):
             // Frames below the segment's length never change, so reading without the lock is safe.
             let frame = try loadFrame(segment, offset: key.offset)
+            guard fillCache else { return try body(frame) }
             state.withLock { state in
                 if state.segments[key.segment] != nil { state.cache.insert(frame, for: key) }
             }

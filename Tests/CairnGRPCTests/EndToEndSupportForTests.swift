@@ -10,15 +10,16 @@ import Testing
 
 /// One app's `Firestore` instance on the emulator through the public API: a memory cache, its own callback queue,
 /// and `useEmulator(withHost:port:)`. Its project is routed to the gRPC transport with the same mapping as
-/// ``GRPCTransport/install(authTokenProvider:)``, but for this project only, so that suites running in parallel
-/// in the test process keep their own transports.
+/// ``GRPCTransport/install(authTokenProvider:emulatorAuth:)``, but for this project only, so that suites running
+/// in parallel in the test process keep their own transports.
 final class EmulatorApp: @unchecked Sendable {
     let db: Firestore
 
-    /// An instance of `project` on `emulator`, or on `port` of the emulator's host when given (no server there).
-    init(project: String, emulator: FirestoreEmulator, port: Int? = nil) {
+    /// An instance of `project` on `emulator`, or on `port` of the emulator's host when given (no server there),
+    /// connecting as `auth` (the `owner` token by default, which bypasses security rules).
+    init(project: String, emulator: FirestoreEmulator, port: Int? = nil, auth: EmulatorAuth = .owner) {
         DatastoreFactory.install(forProject: project) { configuration, queue in
-            GRPCTransport.makeDatastore(configuration, queue: queue, authTokenProvider: nil)
+            GRPCTransport.makeDatastore(configuration, queue: queue, authTokenProvider: nil, emulatorAuth: auth)
         }
         let name = "\(project)-\(UUID().uuidString.lowercased())"
         FirebaseApp.configure(name: name, options: FirebaseOptions(projectID: project))
@@ -35,12 +36,13 @@ final class EmulatorApp: @unchecked Sendable {
     }
 }
 
-/// What a document listener saw: the field `v` and the metadata of each snapshot, in order.
+/// What a document listener saw: the field `v` and the metadata of each snapshot (and the snapshot), in order.
 final class DocumentLog: Sendable {
     struct Seen: Sendable, CustomStringConvertible {
         var value: String?
         var isFromCache: Bool
         var hasPendingWrites: Bool
+        var snapshot: DocumentSnapshot
 
         var description: String { "(\(value ?? "missing"), fromCache: \(isFromCache), pending: \(hasPendingWrites))" }
     }
@@ -56,7 +58,7 @@ final class DocumentLog: Sendable {
             if let snapshot {
                 let entry = Seen(
                     value: snapshot.data()?["v"] as? String, isFromCache: snapshot.metadata.isFromCache,
-                    hasPendingWrites: snapshot.metadata.hasPendingWrites)
+                    hasPendingWrites: snapshot.metadata.hasPendingWrites, snapshot: snapshot)
                 self.seen.withLock { $0.append(entry) }
             }
         }
@@ -84,7 +86,7 @@ final class DocumentLog: Sendable {
 
 /// The field `v` of the document stored on the emulator, read with a raw BatchGetDocuments (nil when missing).
 func serverValue(_ rpc: FirestoreRPC, _ path: String) async throws -> String? {
-    let document = try await rpc.lookup([try DocumentKey(parsing: path)])[0]
+    let document = try await serverDocument(rpc, path)
     guard document.exists, case .string(let value)? = document.data.fields["v"] else { return nil }
     return value
 }
@@ -108,4 +110,52 @@ func withHangGuard<T: Sendable>(
         }
         return value
     }
+}
+
+/// The completions of writes made through the public API, by name: acknowledged, or failed with an error.
+final class WriteOutcomes: Sendable {
+    enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        case acknowledged
+        /// The code when the error is a ``FirestoreErrorCode`` (nil otherwise), and its description.
+        case failed(FirestoreErrorCode.Code?, String)
+
+        var description: String {
+            switch self {
+            case .acknowledged: "acknowledged"
+            case .failed(_, let message): "failed: \(message)"
+            }
+        }
+
+        /// The Firestore error code of a failed write (nil when acknowledged or not a Firestore error).
+        var code: FirestoreErrorCode.Code? {
+            if case .failed(let code, _) = self { return code }
+            return nil
+        }
+    }
+
+    private let outcomes = Mutex<[String: Outcome]>([:])
+
+    /// The completion to pass to a write; it records the write's outcome under `name`.
+    func completion(_ name: String) -> (Error?) -> Void {
+        { error in
+            let outcome: Outcome = error.map { .failed(($0 as? FirestoreErrorCode)?.code, "\($0)") } ?? .acknowledged
+            self.outcomes.withLock { $0[name] = outcome }
+        }
+    }
+
+    /// Waits for the outcome of the write named `name`; after a generous hang guard (no timing is asserted) the
+    /// test fails naming it.
+    func wait(for name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Outcome {
+        for _ in 0..<3000 {
+            if let outcome = outcomes.withLock({ $0[name] }) { return outcome }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("the write \(name) never completed", sourceLocation: sourceLocation)
+        throw FirestoreErrorCode(.deadlineExceeded, "the write \(name) never completed")
+    }
+}
+
+/// The document stored on the emulator, read with a raw BatchGetDocuments (`exists` is false when missing).
+func serverDocument(_ rpc: FirestoreRPC, _ path: String) async throws -> CairnModel.Document {
+    try await rpc.lookup([try DocumentKey(parsing: path)])[0]
 }

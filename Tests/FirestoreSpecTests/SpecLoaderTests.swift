@@ -86,7 +86,7 @@ struct SpecLoaderParsingTests {
 
     static func wrap(_ steps: String, tags: String = "") -> String {
         """
-        {"T": {"describeName": "D:", "itName": "T", "tags": [\(tags)],
+        {"T": {"\(SpecParser.TestKey.describeName)": "D:", "\(SpecParser.TestKey.itName)": "T", "tags": [\(tags)],
                "config": {"numClients": 1, "useEagerGCForMemory": false, "maxConcurrentLimboResolutions": 2},
                "steps": [\(steps)]}}
         """

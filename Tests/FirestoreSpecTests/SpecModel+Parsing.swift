@@ -14,6 +14,12 @@ struct SpecParser {
 
     // MARK: Tests and steps
 
+    /// The names a test object gives its describe block and test (the tool that writes the spec files names them
+    /// after its `describe`/`it` functions).
+    enum TestKey: String {
+        case describeName, itName
+    }
+
     func test(_ json: SpecJSON, fileName: String) throws(SpecFormatError) -> SpecTest {
         let config = try require(json["config"], "config")
         let stepsJSON = try array(try require(json["steps"], "steps"))
@@ -21,8 +27,8 @@ struct SpecParser {
         for (index, step) in stepsJSON.enumerated() { steps.append(try at("steps[\(index)]").step(step)) }
         return SpecTest(
             fileName: fileName,
-            describeName: try string(try require(json["describeName"], "describeName")),
-            itName: try string(try require(json["itName"], "itName")),
+            describeName: try string(try require(json[TestKey.describeName.rawValue], TestKey.describeName.rawValue)),
+            itName: try string(try require(json[TestKey.itName.rawValue], TestKey.itName.rawValue)),
             comment: json["comment"]?.stringValue,
             tags: Set(try array(json["tags"] ?? .array([])).map { tag throws(SpecFormatError) in try string(tag) }),
             config: SpecConfig(

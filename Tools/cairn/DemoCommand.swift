@@ -3,17 +3,18 @@ import Cairn
 import CairnTestSupport
 import Foundation
 import SegmentLog
-import Synchronization
 
-/// `cairn demo`: the README's main command. First the public API offline on a persistent cache
-/// (``OfflineDemo``): listen, write, terminate, reopen, and see the documents and the outbox survive. Then the
+/// `cairn demo`: the README's main command. First the public API: when the Firestore emulator is installed (or
+/// `--emulator` names a running one), the offline story against it (``EmulatorDemo``): listen, go offline, write,
+/// restart, go online, see the writes reach the server; otherwise offline only (``OfflineDemo``): listen, write,
+/// terminate, reopen, and see the documents and the outbox survive. Then the
 /// storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
 /// reopened and checked (every batch the child acknowledged is there, whole, and nothing else but at most the
 /// batch that was in flight), and compaction gives space back.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "The public API offline with a restart; then write, SIGKILL, reopen and compact the storage engine.")
+        abstract: "The public API offline, restarted, then synced to the emulator; then SIGKILL and reopen the storage engine.")
 
     @Option(help: "Log directory (default: a new temporary directory, removed afterwards).")
     var directory: String?
@@ -24,8 +25,14 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "How many times to kill and reopen.")
     var rounds: Int = 3
 
+    @Option(help: "Use the Firestore emulator already running at host:port instead of starting one.")
+    var emulator: EmulatorAddress?
+
+    @Flag(help: "Run the public-API demo offline only, without the Firestore emulator.")
+    var offline = false
+
     func run() throws {
-        try runOfflineDemo()
+        try runPublicAPIDemo()
         let path = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-\(getpid())").path
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: path) } }
         print("\nStorage engine under the cache: SIGKILL a writer mid-write, reopen, check — log directory: \(path)")
@@ -53,22 +60,67 @@ struct DemoCommand: ParsableCommand {
         try showCompaction(path)
     }
 
-    /// The public-API part, on a cache in a temporary directory removed afterwards.
-    private func runOfflineDemo() throws {
+    /// The public-API part, on a cache in a temporary directory removed afterwards: the offline story against the
+    /// Firestore emulator (``EmulatorDemo``) when there is one, else ``OfflineDemo`` with no server at all.
+    private func runPublicAPIDemo() throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-api-\(getpid())")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let outcome = Mutex<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                _ = try await OfflineDemo.run(directory: cache, appName: "cairn-demo") { print($0) }
-            } catch {
-                outcome.withLock { $0 = error }
-            }
-            done.signal()
+        if let emulator {
+            return try runEmulatorDemo(emulator, cache: cache)
         }
-        done.wait()
-        if let error = outcome.withLock({ $0 }) {
+        if offline {
+            print("--offline: the public-API demo runs offline only, with no server")
+            return try runOfflineDemo(cache: cache)
+        }
+        if let reason = FirestoreEmulator.missingReason {
+            print("No Firestore emulator here (\(reason)): the public-API demo runs offline only, with no server")
+            return try runOfflineDemo(cache: cache)
+        }
+        print("Starting the Firestore emulator (google-cloud-cli-firestore-emulator) on a free loopback port ...")
+        let started: FirestoreEmulator
+        do {
+            started = try runBlocking { try await FirestoreEmulator.start() }
+        } catch {
+            print("The Firestore emulator did not start (\(error)): the public-API demo runs offline only, with no server")
+            return try runOfflineDemo(cache: cache)
+        }
+        defer { started.stop() }
+        let seconds = Double(started.startupDuration.components.seconds)
+            + Double(started.startupDuration.components.attoseconds) / 1e18
+        print("Firestore emulator ready on \(started.hostAndPort) after \(String(format: "%.1f", seconds)) s; it is stopped at the end")
+        try runEmulatorDemo(EmulatorAddress(host: started.host, port: started.port), cache: cache)
+    }
+
+    private func runEmulatorDemo(_ emulator: EmulatorAddress, cache: URL) throws {
+        do {
+            try runBlocking {
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        try await EmulatorDemo.run(emulator: emulator, directory: cache) { print($0) }
+                        return true
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(180))
+                        return false
+                    }
+                    defer { group.cancelAll() }
+                    guard try await group.next() == true else {
+                        throw FirestoreErrorCode(
+                            .deadlineExceeded,
+                            "The demo got no answer from the emulator at \(emulator) within 180 s; is it running?")
+                    }
+                }
+            }
+        } catch {
+            print("the public-API demo failed: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func runOfflineDemo(cache: URL) throws {
+        do {
+            _ = try runBlocking { try await OfflineDemo.run(directory: cache, appName: "cairn-demo") { print($0) } }
+        } catch {
             print("the public-API demo failed: \(error)")
             throw ExitCode.failure
         }

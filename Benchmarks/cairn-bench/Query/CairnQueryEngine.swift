@@ -9,12 +9,19 @@ import LocalStore
 import SegmentLog
 
 /// Cairn's LocalStore with SegmentLog's default configuration (durability `.full`: every append is synced
-/// before it returns; 32 MiB frame cache), except while loading a fixture (durability `.none`).
+/// before it returns; 32 MiB frame cache) and LocalStore's default scan cache of decoded field values (32 MiB
+/// at most), except while loading a fixture (durability `.none`).
 final class CairnQueryEngine: QueryEngine {
     let name = "cairn"
     let isPersistent = true
     /// Documents per `applyRemoteDocuments` call while loading.
     private let chunk = 1000
+    /// The bound of LocalStore's scan cache of field values (`--cairn-scan-cache-mib`); nil keeps the default.
+    private let scanCacheBytes: Int?
+
+    init(scanCacheBytes: Int? = nil) {
+        self.scanCacheBytes = scanCacheBytes
+    }
 
     func load(_ corpus: QueryCorpus, into directory: String) throws {
         var configuration = SegmentLog.Configuration()
@@ -30,7 +37,9 @@ final class CairnQueryEngine: QueryEngine {
     }
 
     func open(_ directory: String) throws -> any QueryCache {
-        CairnQueryCache(store: try LocalStore.open(at: directory))
+        let store = try LocalStore.open(at: directory)
+        if let scanCacheBytes { store.scanCacheCapacity = scanCacheBytes }
+        return CairnQueryCache(store: store)
     }
 
     /// Through the client core: a `Firestore` instance offline on `directory` with a snapshot listener.

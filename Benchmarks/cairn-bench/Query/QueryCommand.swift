@@ -28,6 +28,9 @@ struct QueryCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure each engine's peak resident memory in a process of its own.")
     var memory = true
 
+    @Option(help: "Bound of Cairn's scan cache of decoded field values, in MiB (default: LocalStore's 32; 0 turns it off).")
+    var cairnScanCacheMib: Int?
+
     /// The child of the memory measurement: the engine to measure (MemoryProbe.swift).
     @Option(help: .hidden)
     var memoryProbe: String?
@@ -45,8 +48,10 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let documents = options.scaled(docs)
+        let scanCacheBytes = cairnScanCacheMib.map { $0 << 20 }
         if let memoryProbe {
-            guard let engine = QuerySuite.engines().first(where: { $0.name == memoryProbe }), let probeDirectory else {
+            let engines = QuerySuite.engines(scanCacheBytes: scanCacheBytes)
+            guard let engine = engines.first(where: { $0.name == memoryProbe }), let probeDirectory else {
                 throw ValidationError("--memory-probe needs an engine (cairn, sqlite, limit) and --probe-directory")
             }
             let names = try options.selectedWorkloads(from: QuerySuite.workloadNames)
@@ -55,7 +60,9 @@ struct QueryCommand: ParsableCommand {
                 queries: try names.compactMap(QueryCatalog.query(forWorkload:)))
             return
         }
-        try QuerySuite(options: options, documents: documents, svg: svg, measuresMemory: memory).run()
+        try QuerySuite(
+            options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes
+        ).run()
     }
 }
 
@@ -65,6 +72,8 @@ struct QuerySuite {
     let documents: Int
     let svg: String?
     let measuresMemory: Bool
+    /// Cairn's scan cache bound; nil keeps LocalStore's default.
+    let scanCacheBytes: Int?
 
     static let workloadNames = [
         "query_scan_eq", "query_scan_range_order_limit", "query_index_range_order_limit", "query_index_array_contains",
@@ -81,7 +90,7 @@ struct QuerySuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), \(documents) documents, \(options.runs) runs")
-        let engines = Self.engines()
+        let engines = Self.engines(scanCacheBytes: scanCacheBytes)
         var results: [QueryWorkloadResult] = []
         for name in names {
             results.append(try QueryHarness.run(try workload(name, fixture), engines: engines, runs: options.runs))
@@ -91,7 +100,8 @@ struct QuerySuite {
             try fixture.closeAll()
             for engine in engines {
                 let directory = engine.isPersistent ? try fixture.directory(for: engine) : scratch.path
-                memory.append(try MemoryProbe.measure(engine, directory: directory, documents: documents, workloads: names))
+                memory.append(try MemoryProbe.measure(
+                    engine, directory: directory, documents: documents, workloads: names, scanCacheBytes: scanCacheBytes))
             }
         }
         let report = QueryReport(documents: documents, runs: options.runs, results: results, memory: memory)
@@ -107,7 +117,9 @@ struct QuerySuite {
     }
 
     /// The engines of a run, in the order they alternate.
-    static func engines() -> [any QueryEngine] { [CairnQueryEngine(), AndroidSQLiteEngine(), MemoryFloorEngine()] }
+    static func engines(scanCacheBytes: Int?) -> [any QueryEngine] {
+        [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), MemoryFloorEngine()]
+    }
 
     private func workload(_ name: String, _ fixture: QueryFixture) throws -> any QueryWorkload {
         if let query = try QueryCatalog.query(forWorkload: name), let description = QueryCatalog.descriptions[name] {

@@ -20,7 +20,8 @@ extension FirestoreClient {
 
     /// Runs `updateFunction` in a transaction on the worker queue; it calls `done` with its result, or an
     /// error to abort without committing. `completion` gets the result of the attempt that committed, or the
-    /// last error. Offline, the reads fail with `unavailable` and so does the transaction.
+    /// last error. With the network disabled the transaction fails at once with `unavailable`, without running
+    /// `updateFunction`; when the server cannot be reached, the reads fail with `unavailable` and so does it.
     func transaction<T: Sendable>(
         maxAttempts: Int = FirestoreClient.defaultTransactionMaxAttempts,
         updateFunction: @escaping @Sendable (TransactionAttempt, @escaping (Result<T, FirestoreErrorCode>) -> Void) -> Void,
@@ -43,6 +44,8 @@ extension FirestoreClient {
         completion: @escaping @Sendable (Result<T, FirestoreErrorCode>) -> Void
     ) {
         guard !isTerminated else { return deliver { completion(.failure(Self.terminatedError)) } }
+        // A deliberate offline state is not retried: no attempt could reach the server until enableNetwork().
+        guard remoteStore.canUseNetwork else { return deliver { completion(.failure(Self.transactionOfflineError)) } }
         let transaction = TransactionAttempt(datastore: remoteStore.datastore)
         updateFunction(transaction) { [self] outcome in
             switch outcome {
@@ -61,6 +64,11 @@ extension FirestoreClient {
             }
         }
     }
+
+    static let transactionOfflineError = FirestoreErrorCode(
+        .unavailable,
+        "Failed to run the transaction because the client is offline (the network is disabled). Transactions read "
+            + "and commit on the server: call enableNetwork() and run the transaction again.")
 
     /// Firebase's `IsRetryableTransactionError`: contention and precondition failures, and transient errors.
     static func isRetryableTransactionError(_ code: FirestoreErrorCode.Code) -> Bool {

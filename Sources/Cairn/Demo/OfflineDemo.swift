@@ -101,7 +101,12 @@ public enum OfflineDemo {
     }
 
     /// One line per event: the documents in order, the changes with their indexes, the metadata.
-    static func describe(_ snapshot: QuerySnapshot) -> String {
+    ///
+    /// ```swift
+    /// OfflineDemo.describe(snapshot)
+    /// // [SF, LA]  changes: added LA -→1  isFromCache=true hasPendingWrites=true
+    /// ```
+    public static func describe(_ snapshot: QuerySnapshot) -> String {
         let documents = snapshot.documents.map(\.documentID).joined(separator: ", ")
         let changes = snapshot.documentChanges(includeMetadataChanges: true).map { change in
             let type =

@@ -49,10 +49,14 @@ public struct FirestoreRPCConfiguration: Sendable {
             authTokenProvider: authTokenProvider)
     }
 
-    /// The Firestore emulator: plaintext, and the token `owner`, which the emulator lets bypass security rules.
-    public static func emulator(databaseID: DatabaseID, host: String, port: Int) -> FirestoreRPCConfiguration {
+    /// The Firestore emulator in plaintext. By default with the token `owner`, which the emulator lets bypass
+    /// security rules; `auth` selects a signed-out or mock user instead, for whom the rules apply.
+    public static func emulator(
+        databaseID: DatabaseID, host: String, port: Int, auth: EmulatorAuth = .owner
+    ) -> FirestoreRPCConfiguration {
         FirestoreRPCConfiguration(
-            databaseID: databaseID, host: host, port: port, usesTLS: false, authTokenProvider: { "owner" })
+            databaseID: databaseID, host: host, port: port, usesTLS: false,
+            authTokenProvider: { auth.token(projectID: databaseID.projectID) })
     }
 
     /// This configuration, or the emulator's when `FIRESTORE_EMULATOR_HOST` is set to `host:port` in

@@ -76,7 +76,9 @@ extension LocalStore {
     /// target is inactive (activity is session state).
     func rebuildGarbageCollectionIndex() {
         var orphans: [(sequence: UInt64, element: DocumentKey)] = []
-        for (key, entry) in remoteDocuments.allEntries() where targets.membership.targets(containing: key).isEmpty {
+        orphans.reserveCapacity(remoteDocuments.foundCount)
+        let anyMembers = targets.membership.hasMembers
+        for (key, entry) in remoteDocuments.allEntries() where !anyMembers || targets.membership.targets(containing: key).isEmpty {
             orphans.append((max(entry.sequence, garbage.releasedDuringReplay[key] ?? 0), key))
         }
         // Ties (a removed target's members share its sequence number) in key order, not the hash order of the

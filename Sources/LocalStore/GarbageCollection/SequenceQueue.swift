@@ -90,12 +90,15 @@ struct SequenceQueue<Element: Hashable> {
         return (entries, refused, examined)
     }
 
-    /// Replaces the contents with `elements`, sorted once (the end of replay).
+    /// Replaces the contents with `elements`, sorted once unless they come sorted (the end of replay).
     mutating func rebuild(_ elements: [(sequence: UInt64, element: Element)]) {
         slots = []
         live = [:]
         start = 0
-        for (sequence, element) in elements.sorted(by: { $0.sequence < $1.sequence }) {
+        slots.reserveCapacity(elements.count)
+        live.reserveCapacity(elements.count)
+        let isSorted = zip(elements, elements.dropFirst()).allSatisfy { $0.sequence <= $1.sequence }
+        for (sequence, element) in isSorted ? elements : elements.sorted(by: { $0.sequence < $1.sequence }) {
             nextStamp += 1
             live[element] = (sequence, nextStamp)
             slots.append(Slot(sequence: sequence, stamp: nextStamp, element: element))

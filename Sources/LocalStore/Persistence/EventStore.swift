@@ -7,6 +7,9 @@ protocol EventStore: AnyObject {
     func append(_ events: [EncodedEvent]) throws -> [(reference: EventReference, sequence: UInt64)]
     /// Calls `body` with the value bytes of an event.
     func withValue<T>(of reference: EventReference, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T
+    /// Calls `body` with the position and value bytes of each event of `references`; in log order (sorted),
+    /// each log frame is decompressed once, and kept in the frame cache only if `fillCache`.
+    func forEachValue(of references: [EventReference], fillCache: Bool, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws
     /// Marks an event as superseded: it no longer counts as live and compaction may drop it.
     func retire(_ reference: EventReference)
     /// The sequence number the next appended event gets (a moment in LRU time).
@@ -35,13 +38,23 @@ final class LogEventStore: EventStore {
 
     func withValue<T>(of reference: EventReference, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         guard case .log(let location) = reference else { preconditionFailure("a memory reference in a log store") }
-        let record: Record
         do {
-            record = try log.read(location)
-        } catch {
+            return try log.withRecord(at: location) { try body($0.value) }
+        } catch let error as StorageError {
             throw LocalStoreError.wrap(error)
         }
-        return try record.value.withUnsafeBytes { try body($0) }
+    }
+
+    func forEachValue(of references: [EventReference], fillCache: Bool, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        let locations = references.map { reference in
+            guard case .log(let location) = reference else { preconditionFailure("a memory reference in a log store") }
+            return location
+        }
+        do {
+            try log.forEachRecord(at: locations, fillCache: fillCache) { try body($0, $1.value) }
+        } catch let error as StorageError {
+            throw LocalStoreError.wrap(error)
+        }
     }
 
     func retire(_ reference: EventReference) {
@@ -85,6 +98,12 @@ final class MemoryEventStore: EventStore {
             throw LocalStoreError.dataLoss("an event referenced by the cache is gone")
         }
         return try value.withUnsafeBytes { try body($0) }
+    }
+
+    func forEachValue(of references: [EventReference], fillCache: Bool, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        for (position, reference) in references.enumerated() {
+            try withValue(of: reference) { try body(position, $0) }
+        }
     }
 
     func retire(_ reference: EventReference) {

@@ -43,12 +43,46 @@ struct RemoteDocumentView {
         return previous
     }
 
+    /// Adds the existing documents replay found in `collection`; returns the entries that lost to an entry
+    /// already there for the same key (the lower sequence number loses).
+    mutating func insertReplayed(
+        _ documents: [(id: String, entry: RemoteDocumentEntry)], collection: ResourcePath
+    ) -> [RemoteDocumentEntry] {
+        var losers: [RemoteDocumentEntry] = []
+        var bucket = collections.removeValue(forKey: collection) ?? [:]
+        if bucket.isEmpty, !documents.isEmpty, let group = collection.lastSegment { groups[group, default: []].insert(collection) }
+        bucket.reserveCapacity(bucket.count + documents.count)
+        for (id, entry) in documents {
+            if let current = bucket[id] {
+                losers.append(current.sequence > entry.sequence ? entry : current)
+                if current.sequence < entry.sequence { bucket[id] = entry }
+            } else {
+                bucket[id] = entry
+                foundCount += 1
+            }
+        }
+        if !bucket.isEmpty { collections[collection] = bucket }
+        return losers
+    }
+
     /// Points `key`'s entry at its record's new place after compaction moved it from `from`.
     mutating func relocate(_ key: DocumentKey, from: EventReference, to: EventReference) {
         if absent[key]?.reference == from {
             absent[key]!.reference = to
         } else if collections[key.collectionPath]?[key.documentID]?.reference == from {
             collections[key.collectionPath]![key.documentID]!.reference = to
+        }
+    }
+
+    /// ``relocate(_:from:to:)`` for the key `collection/documentID`, without building the key unless the
+    /// document is absent (a tombstone or unknown).
+    mutating func relocate(collection: ResourcePath, documentID: String, from: EventReference, to: EventReference) {
+        if collections[collection]?[documentID]?.reference == from {
+            collections[collection]![documentID]!.reference = to
+        } else if !absent.isEmpty {
+            var segments = collection.segments
+            segments.append(documentID)
+            relocate(DocumentKey(path: ResourcePath(segments: segments)), from: from, to: to)
         }
     }
 
@@ -70,8 +104,13 @@ struct RemoteDocumentView {
     /// Every cached document, existing or not (garbage collection).
     func allEntries() -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
         var entries = absent.map { ($0.key, $0.value) }
+        entries.reserveCapacity(absent.count + foundCount)
         for (path, bucket) in collections {
-            for (id, entry) in bucket { entries.append((DocumentKey(path: path.appending(id)), entry)) }
+            for (id, entry) in bucket {
+                var segments = path.segments
+                segments.append(id)
+                entries.append((DocumentKey(path: ResourcePath(segments: segments)), entry))
+            }
         }
         return entries
     }

@@ -54,6 +54,9 @@ struct TargetMembershipView {
 
     func targets(containing key: DocumentKey) -> Set<Int32> { targetsByKey[key] ?? [] }
 
+    /// Whether any target has a member.
+    var hasMembers: Bool { !targetsByKey.isEmpty }
+
     /// Points a membership record of `targetID` at its new place after compaction moved it.
     mutating func relocate(_ targetID: Int32, from: EventReference, to: EventReference) {
         guard var membership = memberships[targetID] else { return }

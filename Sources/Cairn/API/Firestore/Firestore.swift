@@ -109,7 +109,7 @@ public final class Firestore: @unchecked Sendable {
             do throws(FirestoreErrorCode) {
                 try setSettings(newValue)
             } catch {
-                FileHandle.standardError.write(Data("Cairn: \(error.message)\n".utf8))
+                UnhandledErrors.report(error)
             }
         }
     }
@@ -210,9 +210,13 @@ public final class Firestore: @unchecked Sendable {
         callbackQueue.async { box.value() }
     }
 
-    /// Calls an optional completion with `error` on the callback queue.
+    /// Calls an optional completion with `error` on the callback queue; without one, an error is reported to
+    /// ``UnhandledErrors``.
     func complete(_ completion: ((Error?) -> Void)?, _ error: FirestoreErrorCode?) {
-        guard let completion else { return }
+        guard let completion else {
+            if let error { UnhandledErrors.report(error) }
+            return
+        }
         deliver { completion(error) }
     }
 }

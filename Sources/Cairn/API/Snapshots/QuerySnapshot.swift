@@ -49,7 +49,7 @@ public final class QuerySnapshot: @unchecked Sendable, CustomStringConvertible {
         do throws(FirestoreErrorCode) {
             return try checkedDocumentChanges(includeMetadataChanges: includeMetadataChanges)
         } catch {
-            FileHandle.standardError.write(Data("Cairn: \(error.message)\n".utf8))
+            UnhandledErrors.report(error)
             return computeChanges(includeMetadataChanges: false)
         }
     }

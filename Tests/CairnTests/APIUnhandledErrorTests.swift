@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Cairn
+
+/// Errors nobody asked to receive are reported, never dropped: Firebase raises for invalid data and logs failed
+/// writes; Cairn writes the message to standard error (here: to a collecting sink).
+@Suite("API errors without a completion handler", .serialized)
+struct APIUnhandledErrorTests {
+    /// Runs `body` with the sink replaced by a collector; returns the messages that mention `marker` (other
+    /// suites may report at the same time).
+    private func collect(mentioning marker: String, _ body: () async throws -> Void) async rethrows -> [String] {
+        let seen = Mutex<[String]>([])
+        let previous = UnhandledErrors.sink.withLock { sink in
+            defer { sink = { message in seen.withLock { $0.append(message) } } }
+            return sink
+        }
+        defer { UnhandledErrors.sink.withLock { $0 = previous } }
+        try await body()
+        return seen.withLock { $0 }.filter { $0.contains(marker) }
+    }
+
+    @Test("setData with an unsupported value and no completion reports Firebase's message and writes nothing")
+    func invalidDataWithoutCompletion() async throws {
+        let env = APITestEnvironment()
+        let messages = await collect(mentioning: "unhandledMarker") {
+            env.db.document("c/d").setData(["unhandledMarker": ["b": URL(fileURLWithPath: "/")]])
+        }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("Unsupported type: URL (found in field unhandledMarker.b)") == true)
+        #expect(env.bridge.writes.isEmpty)
+    }
+
+    @Test("With a completion handler the error goes to the handler only")
+    func invalidDataWithCompletion() async throws {
+        let env = APITestEnvironment()
+        let received = Mutex<[String]>([])
+        let messages = await collect(mentioning: "Nested arrays") {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                env.db.document("c/d").updateData(["handledMarker": [[1]]]) { error in
+                    received.withLock { $0.append("\(error.map { "\($0)" } ?? "no error")") }
+                    done.resume()
+                }
+            }
+        }
+        #expect(messages.isEmpty)
+        #expect(received.withLock { $0 }.count == 1)
+        #expect(received.withLock { $0 }.first?.contains("Nested arrays are not supported") == true)
+    }
+}
