@@ -87,10 +87,11 @@ let package = Package(
             ],
             path: "Tools/cairn"
         ),
-        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) in one process, interleaved.
+        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) in one process, interleaved; listener latency through Cairn.
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
+                "Cairn",
                 "SegmentLog",
                 "CairnModel",
                 "LocalStore",

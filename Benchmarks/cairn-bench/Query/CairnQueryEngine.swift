@@ -1,7 +1,8 @@
 // Cairn's side of the query suite: LocalStore on SegmentLog through its public API, as the client core uses
 // it — `applyRemoteDocuments` to fill the cache, `setIndexConfiguration(json:)` and the index backfill,
 // `executeQuery(_:usePreviousResults:)` for queries (what `getDocuments(source: .cache)` and listeners run),
-// `writeLocally` for the outbox, targets for listens, and `collectGarbage(threshold:maxRounds:)`.
+// `writeLocally` for the outbox, targets for listens, and `collectGarbage(threshold:maxRounds:)`. The listened
+// query of `listener_latency` goes through the public `Firestore` API instead (FirestoreListener.swift).
 
 import CairnModel
 import LocalStore
@@ -39,6 +40,15 @@ final class CairnQueryEngine: QueryEngine {
         let store = try LocalStore.open(at: directory)
         if let scanCacheBytes { store.scanCacheCapacity = scanCacheBytes }
         return CairnQueryCache(store: store)
+    }
+
+    /// Through the client core: a `Firestore` instance offline on `directory` with a snapshot listener.
+    func openListener(_ directory: String, query: Query) throws -> any ListenedQuery {
+        guard query.collectionGroup == nil, query.filters.isEmpty, query.explicitOrderBy.count == 1,
+            let order = query.explicitOrderBy.first, order.field.count == 1, !order.descending
+        else { throw BenchError("listener_latency: Cairn listens to a collection ordered by one field, not \(query)") }
+        return try FirestoreListener(
+            directory: directory, collectionPath: query.path.canonicalString, orderField: order.field.segments[0])
     }
 }
 

@@ -62,4 +62,28 @@ enum QueryCatalog {
     }
 
     static func field(_ name: String) -> FieldPath { FieldPath(segments: [name]) }
+
+    /// The query of a query workload (`query_scan_eq`, ...), or nil for the other workloads.
+    static func query(forWorkload name: String) throws -> Query? {
+        switch name {
+        case "query_scan_eq": return try scanEquality()
+        case "query_scan_range_order_limit": return try scanRangeOrderLimit()
+        case "query_index_range_order_limit": return try indexRangeOrderLimit()
+        case "query_index_array_contains": return try indexArrayContains()
+        case "query_collection_group": return try collectionGroupEquality()
+        default: return nil
+        }
+    }
+
+    /// What each query workload asks, for the report.
+    static let descriptions = [
+        "query_scan_eq": "`orders where region == \"r42\"` (1% of the orders, no index)",
+        "query_scan_range_order_limit":
+            "`orders where amount > 500 order by amount limit 20` (half the orders match, no index)",
+        "query_index_range_order_limit":
+            "`orders where createdAt > middle order by createdAt limit 20` (index createdAt asc)",
+        "query_index_array_contains": "`orders where tags array-contains \"priority\"` (index tags contains)",
+        "query_collection_group":
+            "`collectionGroup(\"messages\") where channel == \"c07\"` (1% of the messages, no index)",
+    ]
 }

@@ -25,8 +25,19 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Also draw the results as an SVG chart at this path.")
     var svg: String?
 
+    @Flag(inversion: .prefixedNo, help: "Measure each engine's peak resident memory in a process of its own.")
+    var memory = true
+
     @Option(help: "Bound of Cairn's scan cache of decoded field values, in MiB (default: LocalStore's 32; 0 turns it off).")
     var cairnScanCacheMib: Int?
+
+    /// The child of the memory measurement: the engine to measure (MemoryProbe.swift).
+    @Option(help: .hidden)
+    var memoryProbe: String?
+
+    /// The child's loaded cache.
+    @Option(help: .hidden)
+    var probeDirectory: String?
 
     func validate() throws {
         _ = try options.selectedWorkloads(from: QuerySuite.workloadNames)
@@ -36,7 +47,22 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        try QuerySuite(options: options, documents: options.scaled(docs), svg: svg, scanCacheBytes: cairnScanCacheMib.map { $0 << 20 }).run()
+        let documents = options.scaled(docs)
+        let scanCacheBytes = cairnScanCacheMib.map { $0 << 20 }
+        if let memoryProbe {
+            let engines = QuerySuite.engines(scanCacheBytes: scanCacheBytes)
+            guard let engine = engines.first(where: { $0.name == memoryProbe }), let probeDirectory else {
+                throw ValidationError("--memory-probe needs an engine (cairn, sqlite, limit) and --probe-directory")
+            }
+            let names = try options.selectedWorkloads(from: QuerySuite.workloadNames)
+            try MemoryProbe.runChild(
+                engine: engine, directory: probeDirectory, corpus: QueryCorpus(count: documents),
+                queries: try names.compactMap(QueryCatalog.query(forWorkload:)))
+            return
+        }
+        try QuerySuite(
+            options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes
+        ).run()
     }
 }
 
@@ -45,6 +71,7 @@ struct QuerySuite {
     let options: SuiteOptions
     let documents: Int
     let svg: String?
+    let measuresMemory: Bool
     /// Cairn's scan cache bound; nil keeps LocalStore's default.
     let scanCacheBytes: Int?
 
@@ -63,12 +90,21 @@ struct QuerySuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), \(documents) documents, \(options.runs) runs")
-        let engines: [any QueryEngine] = [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), MemoryFloorEngine()]
+        let engines = Self.engines(scanCacheBytes: scanCacheBytes)
         var results: [QueryWorkloadResult] = []
         for name in names {
             results.append(try QueryHarness.run(try workload(name, fixture), engines: engines, runs: options.runs))
         }
-        let report = QueryReport(documents: documents, runs: options.runs, results: results)
+        var memory: [EngineMemory] = []
+        if measuresMemory {
+            try fixture.closeAll()
+            for engine in engines {
+                let directory = engine.isPersistent ? try fixture.directory(for: engine) : scratch.path
+                memory.append(try MemoryProbe.measure(
+                    engine, directory: directory, documents: documents, workloads: names, scanCacheBytes: scanCacheBytes))
+            }
+        }
+        let report = QueryReport(documents: documents, runs: options.runs, results: results, memory: memory)
         print(report.table(), terminator: "")
         if let path = options.json {
             try report.json().write(to: URL(fileURLWithPath: path))
@@ -80,31 +116,16 @@ struct QuerySuite {
         }
     }
 
+    /// The engines of a run, in the order they alternate.
+    static func engines(scanCacheBytes: Int?) -> [any QueryEngine] {
+        [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), MemoryFloorEngine()]
+    }
+
     private func workload(_ name: String, _ fixture: QueryFixture) throws -> any QueryWorkload {
+        if let query = try QueryCatalog.query(forWorkload: name), let description = QueryCatalog.descriptions[name] {
+            return QueryExecutionWorkload(name: name, query: query, description: description, fixture: fixture)
+        }
         switch name {
-        case "query_scan_eq":
-            return QueryExecutionWorkload(
-                name: name, query: try QueryCatalog.scanEquality(),
-                description: "`orders where region == \"r42\"` (1% of the orders, no index)", fixture: fixture)
-        case "query_scan_range_order_limit":
-            return QueryExecutionWorkload(
-                name: name, query: try QueryCatalog.scanRangeOrderLimit(),
-                description: "`orders where amount > 500 order by amount limit 20` (half the orders match, no index)",
-                fixture: fixture)
-        case "query_index_range_order_limit":
-            return QueryExecutionWorkload(
-                name: name, query: try QueryCatalog.indexRangeOrderLimit(),
-                description: "`orders where createdAt > middle order by createdAt limit 20` (index createdAt asc)",
-                fixture: fixture)
-        case "query_index_array_contains":
-            return QueryExecutionWorkload(
-                name: name, query: try QueryCatalog.indexArrayContains(),
-                description: "`orders where tags array-contains \"priority\"` (index tags contains)", fixture: fixture)
-        case "query_collection_group":
-            return QueryExecutionWorkload(
-                name: name, query: try QueryCatalog.collectionGroupEquality(),
-                description: "`collectionGroup(\"messages\") where channel == \"c07\"` (1% of the messages, no index)",
-                fixture: fixture)
         case "write_batched_500":
             return WriteBatchWorkload(batchCount: 10, corpus: fixture.corpus, scratch: fixture.scratch)
         case "cold_open_first_query":

@@ -69,6 +69,9 @@ struct QueryCorpus: Sendable {
 
     func documents(_ range: Range<Int>) -> [Document] { range.map(document(at:)) }
 
+    /// Messages in `rooms/lobby`: ``lobbySize``, or fewer in a corpus under 3,334 documents.
+    var lobbyCount: Int { min(Self.lobbySize, (count / 10) * 3 + max(0, count % 10 - 7)) }
+
     /// A 20-character id, unique per index (the index in base 62, then random characters).
     private static func documentID(_ index: Int, rng: inout SeededRandom) -> String {
         var characters: [UInt8] = []

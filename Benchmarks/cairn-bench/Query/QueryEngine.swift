@@ -16,6 +16,15 @@ protocol QueryEngine: AnyObject {
     func load(_ corpus: QueryCorpus, into directory: String) throws
     /// Opens the cache in `directory` (created by `load`, or empty for a new cache).
     func open(_ directory: String) throws -> any QueryCache
+    /// Opens the cache in `directory` and listens to `query` (a collection ordered by one field), for
+    /// `listener_latency`. By default: the cache's write, then a re-run of the query (``RequeryListener``).
+    func openListener(_ directory: String, query: Query) throws -> any ListenedQuery
+}
+
+extension QueryEngine {
+    func openListener(_ directory: String, query: Query) throws -> any ListenedQuery {
+        try RequeryListener(engine: self, directory: directory, query: query)
+    }
 }
 
 /// An open cache. Used from one thread.

@@ -20,6 +20,8 @@ protocol QueryWorkload: AnyObject {
     func prepare(_ engine: any QueryEngine) throws
     /// Run `number` (1-based) against `engine`.
     func run(_ engine: any QueryEngine, number: Int) throws -> QueryRun
+    /// Not timed: after the last run, closes what `prepare` opened for `engine`.
+    func finish(_ engine: any QueryEngine) throws
     /// The secondary statistic of `engine`'s runs.
     func secondary(of runs: [QueryRun]) -> Double?
     /// Engines whose runs did not complete the task (their times are not comparable).
@@ -31,6 +33,7 @@ extension QueryWorkload {
     var unit: String { "ms" }
     var secondaryLabel: String? { nil }
     func accepts(_ engine: any QueryEngine) -> Bool { engine.isPersistent }
+    func finish(_ engine: any QueryEngine) throws {}
     func secondary(of runs: [QueryRun]) -> Double? { nil }
     var failedEngines: Set<String> { [] }
 }
@@ -106,6 +109,7 @@ enum QueryHarness {
                         + (run.secondary.max().map { ", \(workload.secondaryLabel ?? "") \(QueryReport.format($0, unit: "ms"))" } ?? ""))
             }
         }
+        for engine in taking { try workload.finish(engine) }
         return QueryWorkloadResult(
             name: workload.name, unit: workload.unit, higherIsBetter: workload.higherIsBetter, note: workload.note,
             secondaryLabel: workload.secondaryLabel,

@@ -2,7 +2,8 @@
 // shape: `{"suite": "query", "docs": N, "workloads": [{"name", "unit", "higher_is_better", "cairn", "sqlite",
 // "limit", "advantage", "limit_ratio", ...}]}`. Values are medians; `advantage` > 1 means Cairn beats SQLite;
 // `limit_ratio` is Cairn's time over the in-memory floor's; `<engine>_p95` is the slow tail (95th percentile of
-// times, 5th percentile of rates). Absent engines and ratios are JSON null.
+// times, 5th percentile of rates). Absent engines and ratios are JSON null. `memory` holds each engine's
+// `peak_rss_bytes` and bytes per cached document (resident and on disk), measured in a process of its own.
 
 import Foundation
 
@@ -11,6 +12,8 @@ struct QueryReport {
     let documents: Int
     let runs: Int
     let results: [QueryWorkloadResult]
+    /// Each engine's memory, measured in a process of its own (empty with `--no-memory`).
+    var memory: [EngineMemory] = []
 
     static let engines = ["cairn", "sqlite", "limit"]
 
@@ -31,7 +34,7 @@ struct QueryReport {
     func table() -> String {
         let header = [
             "workload", "cairn", "sqlite", "limit", "advantage", "limit ratio", "cairn tail", "sqlite tail",
-            "cairn min–max", "secondary (cairn / sqlite)",
+            "cairn min–max", "sqlite min–max", "secondary (cairn / sqlite)",
         ]
         let rows = results.map { result -> [String] in
             func median(_ engine: String) -> String {
@@ -44,9 +47,11 @@ struct QueryReport {
                     Self.format($0.p95(higherIsBetter: result.higherIsBetter), unit: result.unit)
                 } ?? "–"
             }
-            let spread = result.result("cairn").map {
-                Self.format($0.summary.min, unit: result.unit) + " – " + Self.format($0.summary.max, unit: result.unit)
-            } ?? "–"
+            func spread(_ engine: String) -> String {
+                result.result(engine).map {
+                    Self.format($0.summary.min, unit: result.unit) + " – " + Self.format($0.summary.max, unit: result.unit)
+                } ?? "–"
+            }
             let secondary = result.secondaryLabel.map { label in
                 let values = ["cairn", "sqlite"].map { engine in
                     result.result(engine)?.secondary.map { Self.format($0, unit: "ms") } ?? "–"
@@ -55,24 +60,47 @@ struct QueryReport {
             } ?? ""
             return [
                 result.name, median("cairn"), median("sqlite"), median("limit"), Self.ratio(result.advantage),
-                Self.ratio(result.limitRatio), p95("cairn"), p95("sqlite"), spread, secondary,
+                Self.ratio(result.limitRatio), p95("cairn"), p95("sqlite"), spread("cairn"), spread("sqlite"), secondary,
             ]
-        }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 || column == cells.count - 1 ? cell + padding : padding + cell
-            }.joined(separator: "  ")
         }
         var text = "query suite: \(Console.compact(Double(documents))) cached documents, \(runs) interleaved runs per "
             + "engine; medians; advantage > 1 means cairn beats sqlite; limit ratio = cairn / in-memory floor; "
             + "tail = p95 of times, p5 of rates\n\n"
-        text += line(header) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
-        for row in rows { text += line(row) + "\n" }
-        text += "\n"
+        text += Self.aligned(header: header, rows: rows, leftAlignedLast: true) + "\n"
         for result in results { text += "\(result.name) (\(result.unit)): \(result.note)\n" }
-        return text
+        return text + memoryTable()
+    }
+
+    /// Peak and resident memory and bytes on disk per engine, and per cached document.
+    func memoryTable() -> String {
+        guard !memory.isEmpty else { return "" }
+        func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        let text = "\nmemory (one process per engine: open the loaded cache, catch up, answer this run's queries and "
+            + "the listened query \(MemoryProbe.repeats) times each; limit: decode the corpus into memory):\n\n"
+        let header = ["engine", "peak RSS", "baseline RSS", "RSS after queries", "resident/doc", "on disk", "disk/doc"]
+        let rows = memory.map { entry in
+            [
+                entry.engine, mib(entry.peakRSSBytes), mib(entry.baselineRSSBytes), mib(entry.residentBytes),
+                String(format: "%.0f B", entry.residentBytesPerDocument), entry.diskBytes.map(mib) ?? "–",
+                entry.diskBytesPerDocument.map { String(format: "%.0f B", $0) } ?? "–",
+            ]
+        }
+        return text + Self.aligned(header: header, rows: rows, leftAlignedLast: false)
+    }
+
+    /// Columns padded to their widest cell under a dashed rule: the first column (and the last, when
+    /// `leftAlignedLast`) left-aligned, the others right-aligned.
+    static func aligned(header: [String], rows: [[String]], leftAlignedLast: Bool) -> String {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                let left = column == 0 || (leftAlignedLast && column == cells.count - 1)
+                return left ? cell + padding : padding + cell
+            }.joined(separator: "  ")
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
+            .joined(separator: "\n") + "\n"
     }
 
     func json() throws -> Data {
@@ -100,7 +128,20 @@ struct QueryReport {
             }
             workloads.append(entry)
         }
-        let document: [String: Any] = ["suite": "query", "docs": documents, "runs": runs, "workloads": workloads]
+        var engines: [String: Any] = [:]
+        for entry in memory {
+            let values: [String: Any] = [
+                "peak_rss_bytes": entry.peakRSSBytes, "baseline_rss_bytes": entry.baselineRSSBytes,
+                "resident_bytes": entry.residentBytes, "resident_bytes_per_document": entry.residentBytesPerDocument,
+                "disk_bytes": entry.diskBytes as Any? ?? NSNull(),
+                "disk_bytes_per_document": entry.diskBytesPerDocument as Any? ?? NSNull(),
+            ]
+            engines[entry.engine] = values
+        }
+        let document: [String: Any] = [
+            "suite": "query", "docs": documents, "runs": runs, "workloads": workloads,
+            "memory": memory.isEmpty ? NSNull() : engines,
+        ]
         return try JSONSerialization.data(
             withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
