@@ -1,7 +1,6 @@
 import Cairn
 import CairnTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 extension EmulatorTests {
@@ -34,13 +33,13 @@ extension EmulatorTests {
             defer { rpc.shutdown() }
             let emulator = try await FirestoreEmulator.shared()
             let app = EmulatorApp(project: project, emulator: emulator)
-            let log = FieldsLog()
+            let log = DocumentLog()
             let registration = log.listen(to: app.db.document("interop/from-python"))
-            try await log.wait(for: "the server's answer that the document is missing") { $0.fields == nil && !$0.isFromCache }
+            try await log.wait(for: "the server's answer that the document is missing") { !$0.snapshot.exists && !$0.isFromCache }
 
             try await InteropPeer.write(Self.sample, to: "interop/from-python", project: project, emulator: emulator)
-            let seen = try await log.wait(for: "the Python client's document") { $0.fields != nil && !$0.isFromCache }
-            #expect(seen.fields == Self.sample)
+            let seen = try await log.wait(for: "the Python client's document") { $0.snapshot.exists && !$0.isFromCache }
+            #expect(try peerFields(seen) == Self.sample)
             registration.remove()
             await app.tearDown()
         }
@@ -52,13 +51,13 @@ extension EmulatorTests {
             defer { rpc.shutdown() }
             let emulator = try await FirestoreEmulator.shared()
             let app = EmulatorApp(project: project, emulator: emulator)
-            let log = FieldsLog()
+            let log = DocumentLog()
             let registration = log.listen(to: app.db.document("interop/from-cairn"))
             try await withHangGuard("disableNetwork") { try await app.db.disableNetwork() }
             let fields = Self.sample.mapValues(\.api)
             app.db.document("interop/from-cairn").setData(fields, completion: nil)
-            let local = try await log.wait(for: "the local write") { $0.fields != nil && $0.hasPendingWrites }
-            #expect(local.fields == Self.sample, "Cairn's own view of what it wrote")
+            let local = try await log.wait(for: "the local write") { $0.snapshot.exists && $0.hasPendingWrites }
+            #expect(try peerFields(local) == Self.sample, "Cairn's own view of what it wrote")
             #expect(try await InteropPeer.read("interop/from-cairn", project: project, emulator: emulator) == nil,
                     "the write must not reach the server while offline")
 
@@ -72,47 +71,8 @@ extension EmulatorTests {
     }
 }
 
-/// What a document listener saw: the fields as ``PeerValue``s (nil for a missing document, or one with a type
-/// ``PeerValue`` does not cover: then `problem` says which) and the metadata.
-private final class FieldsLog: Sendable {
-    struct Seen: Sendable {
-        var fields: [String: PeerValue]?
-        /// Why the document's data could not be read as ``PeerValue``s.
-        var problem: String?
-        var isFromCache: Bool
-        var hasPendingWrites: Bool
-    }
-
-    private let seen = Mutex<[Seen]>([])
-
-    /// Listens to `ref` with metadata changes; the registration stays alive with the instance.
-    func listen(to ref: DocumentReference) -> ListenerRegistration {
-        ref.addSnapshotListener(includeMetadataChanges: true) { snapshot, _ in
-            guard let snapshot else { return }
-            var fields: [String: PeerValue]?
-            var problem: String?
-            do {
-                if let data = snapshot.data() { fields = try data.mapValues(PeerValue.init(api:)) }
-            } catch {
-                problem = "\(error)"
-            }
-            let entry = Seen(
-                fields: fields, problem: problem, isFromCache: snapshot.metadata.isFromCache,
-                hasPendingWrites: snapshot.metadata.hasPendingWrites)
-            self.seen.withLock { $0.append(entry) }
-        }
-    }
-
-    /// Waits for a snapshot that satisfies `predicate`, with the hang guard of ``DocumentLog``.
-    @discardableResult
-    func wait(
-        for what: String, sourceLocation: SourceLocation = #_sourceLocation, _ predicate: (Seen) -> Bool
-    ) async throws -> Seen {
-        for _ in 0..<3000 {
-            if let match = seen.withLock({ $0.last(where: predicate) }) { return match }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("no snapshot with \(what); saw \(seen.withLock { $0 })", sourceLocation: sourceLocation)
-        throw FirestoreErrorCode(.deadlineExceeded, "no snapshot with \(what)")
-    }
+/// The fields of the document a listener saw, as ``PeerValue``s (nil for a missing document); a type
+/// ``PeerValue`` does not cover is an error naming it.
+private func peerFields(_ seen: DocumentLog.Seen) throws -> [String: PeerValue]? {
+    try seen.snapshot.data()?.mapValues(PeerValue.init(api:))
 }
