@@ -19,12 +19,46 @@ extension LocalStore {
         try compact(minimumDeadRatio: minimumDeadRatio, stepBudget: stepBudget, inputBudget: nil)
     }
 
-    /// ``compact(minimumDeadRatio:stepBudget:)`` bounded by `inputBudget` when given: only the dirtiest
-    /// candidates whose file bytes add up to at most the budget (the dirtiest one at least) are rewritten, into
-    /// output segments of at most the budget, so that the next bounded compaction finds pieces that fit too.
+    /// ``compact(minimumDeadRatio:stepBudget:)`` bounded by `inputBudget` when given (see
+    /// ``startCompaction(_:minimumDeadRatio:inputBudget:)``). A compaction that garbage collection left in
+    /// progress is finished first.
     func compact(minimumDeadRatio: Double, stepBudget: Int, inputBudget: UInt64?) throws -> CompactionSummary? {
         try checkOpen()
         guard let log = (events as? LogEventStore)?.log else { return nil }
+        while let pending = garbage.compaction { _ = try advance(pending, log, budget: stepBudget) }
+        guard let compaction = try startCompaction(log, minimumDeadRatio: minimumDeadRatio, inputBudget: inputBudget) else {
+            return nil
+        }
+        while true {
+            if let summary = try advance(compaction, log, budget: stepBudget) { return summary }
+        }
+    }
+
+    /// Does about `budget` bytes of the compaction in progress, starting one (bounded by one segment's worth
+    /// of bytes) when none is; returns false when there was nothing dirty enough to compact. The compaction
+    /// stays in progress across calls, so that garbage-collection rounds share its work: the views and the
+    /// other events keep using the inputs until the step that publishes the outputs.
+    func compactStep(minimumDeadRatio: Double, budget: Int) throws -> Bool {
+        guard let log = (events as? LogEventStore)?.log else { return false }
+        let compaction: Compaction
+        if let pending = garbage.compaction {
+            compaction = pending
+        } else {
+            let segment = UInt64(log.configuration.segmentTargetSize)
+            guard let started = try startCompaction(log, minimumDeadRatio: minimumDeadRatio, inputBudget: segment) else {
+                return false
+            }
+            compaction = started
+        }
+        _ = try advance(compaction, log, budget: budget)
+        return true
+    }
+
+    /// Starts compacting the sealed segments with at least `minimumDeadRatio` dead; nil when there are none.
+    /// With `inputBudget`, only the dirtiest candidates whose file bytes add up to at most the budget (the
+    /// dirtiest one at least) are rewritten, into output segments of at most the budget, so that the next
+    /// bounded compaction finds pieces that fit too.
+    private func startCompaction(_ log: SegmentLog, minimumDeadRatio: Double, inputBudget: UInt64?) throws -> Compaction? {
         var victims = log.compactionCandidates(minimumDeadRatio: minimumDeadRatio)
         guard !victims.isEmpty else { return nil }
         if let inputBudget {
@@ -40,15 +74,27 @@ extension LocalStore {
             victims = chosen
         }
         do {
-            let compaction = try log.makeCompaction(of: victims, outputSegmentSize: inputBudget.map { Int($0) }) { _ in true }
-            while true {
-                if let summary = try compaction.step(budget: stepBudget) {
-                    try relocate(summary.relocations)
-                    retireObsoleteRemovals(log)
-                    return summary
-                }
-            }
+            return try log.makeCompaction(of: victims, outputSegmentSize: inputBudget.map { Int($0) }) { _ in true }
         } catch {
+            throw LocalStoreError.wrap(error)
+        }
+    }
+
+    /// One step of `compaction`, kept as the one in progress until it publishes; then the views follow the
+    /// moved events and the summary is returned. Removals appended between steps may shadow records the
+    /// step copied, so the outputs' ids count as seen (``RemovalRecords``) as soon as they are taken.
+    private func advance(_ compaction: Compaction, _ log: SegmentLog, budget: Int) throws -> CompactionSummary? {
+        garbage.compaction = compaction
+        do {
+            let summary = try compaction.step(budget: budget)
+            if let highest = compaction.outputIDs.max() { garbage.removals.see(segment: highest) }
+            guard let summary else { return nil }
+            garbage.compaction = nil
+            try relocate(summary.relocations)
+            retireObsoleteRemovals(log)
+            return summary
+        } catch {
+            garbage.compaction = nil
             // Outputs may exist whose records were not seen: removals written from now on must count them.
             garbage.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             throw LocalStoreError.wrap(error)

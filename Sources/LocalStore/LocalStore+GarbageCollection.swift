@@ -33,6 +33,9 @@ extension LocalStore {
     /// evicts the oldest records first, so old segments empty out round after round: waiting until half of one
     /// is dead halves what its compaction copies, and a round that copies little stalls little.
     static let deadRatioToCompactWhileEvicting = 0.5
+    /// The steps a compaction of one segment takes, one or two per round: each reads (and copies the live
+    /// part of) at most a segment's worth of bytes divided by this.
+    static let compactionStepsPerSegment = 2
 
     /// Brings the cache's size under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5): the
     /// bytes on disk of a persistent cache, the estimated size of a memory cache in LRU mode. Each round reads
@@ -111,16 +114,18 @@ extension LocalStore {
         return UInt64(max(bytes, 0))
     }
 
-    /// Compacts the dirtiest segments with at least `minimumDeadRatio` dead, at most one segment's worth of file bytes (the log's
-    /// `segmentTargetSize`), so a round's time does not grow with the cache and a listener waiting behind it
-    /// sees a bounded stall (persistent mode; memory drops retired events at once); returns whether it
-    /// compacted. While the log is over `limit`,
-    /// the active segment is sealed first when it holds dead records: compaction only rewrites sealed segments,
-    /// and a cache smaller than one segment lives entirely in the active one.
+    /// Advances the compaction in progress by a piece of one segment's worth of file bytes (the log's
+    /// `segmentTargetSize`) divided by ``compactionStepsPerSegment``, starting one of the dirtiest segments
+    /// with at least `minimumDeadRatio` dead when none is in progress; returns whether it compacted. A round's
+    /// time then grows neither with the cache nor with the segment size, and a listener waiting behind it sees
+    /// a bounded stall: only the round whose step finishes a compaction also publishes it (segment swap, view
+    /// relocation, syncs). Persistent mode only; memory drops retired events at once. While the log is over
+    /// `limit`, the active segment is sealed first when it holds dead records: compaction only rewrites
+    /// sealed segments, and a cache smaller than one segment lives entirely in it.
     @discardableResult
     private func compactPiece(sealingActiveAbove limit: UInt64, minimumDeadRatio: Double) throws -> Bool {
-        if let log = (events as? LogEventStore)?.log, log.statistics.fileBytes > limit,
-            let active = log.statistics.segments.last(where: \.isActive),
+        guard let log = (events as? LogEventStore)?.log else { return false }
+        if log.statistics.fileBytes > limit, let active = log.statistics.segments.last(where: \.isActive),
             active.deadRatio >= Self.minimumDeadRatioToCompact
         {
             do {
@@ -129,11 +134,8 @@ extension LocalStore {
                 throw LocalStoreError.wrap(error)
             }
         }
-        guard let log = (events as? LogEventStore)?.log else { return false }
-        return try compact(
-            minimumDeadRatio: minimumDeadRatio, stepBudget: 4 << 20,
-            inputBudget: UInt64(log.configuration.segmentTargetSize)
-        ) != nil
+        let budget = max(log.configuration.segmentTargetSize / Self.compactionStepsPerSegment, 1)
+        return try compactStep(minimumDeadRatio: minimumDeadRatio, budget: budget)
     }
 
     /// The n least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write

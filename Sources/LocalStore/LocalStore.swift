@@ -78,6 +78,8 @@ public final class LocalStore {
     /// Closes the cache and its log.
     public func close() throws {
         guard !isClosed else { return }
+        // A compaction left in progress is abandoned: its unpublished outputs are removed.
+        garbage.compaction = nil
         try events.close()
         isClosed = true
     }

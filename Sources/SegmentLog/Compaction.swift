@@ -86,6 +86,13 @@ public final class Compaction {
         if !isDone { abandon() }
     }
 
+    /// The ids of the output segments started so far. They are named by no manifest until the last step
+    /// publishes them, but their ids are taken: a caller that interleaves steps with appends can tell that the
+    /// records copied so far live in segments up to the highest of them.
+    public var outputIDs: [UInt32] {
+        finishedOutputs.map(\.id) + (output.map { [$0.id] } ?? [])
+    }
+
     /// Does up to about `budget` bytes of work (bytes read from inputs or copied to outputs). Returns the
     /// summary once the outputs are published and the inputs deleted, nil while there is work left.
     public func step(budget: Int = 4 << 20) throws -> CompactionSummary? {

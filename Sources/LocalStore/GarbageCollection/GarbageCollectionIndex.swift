@@ -1,4 +1,5 @@
 import CairnModel
+import SegmentLog
 
 /// What garbage collection needs in memory so that a run reads only the entries it collects
 /// (Docs/LocalStore.md §5): the orphaned documents and the inactive targets, each ordered by sequence number,
@@ -27,6 +28,9 @@ struct GarbageCollectionIndex {
     var releasedDuringReplay: [DocumentKey: UInt64] = [:]
     /// Persistent mode: the live eviction and target-removal records, and when each may retire.
     var removals = RemovalRecords()
+    /// Persistent mode: the compaction garbage collection started and has not finished; each round advances
+    /// it by a bounded number of bytes (`LocalStore.compactStep(minimumDeadRatio:budget:)`).
+    var compaction: Compaction?
     /// Memory eager mode: documents whose last reference may have gone in the current operation.
     var eagerCandidates: Set<DocumentKey> = []
     /// Entries read by garbage collection since the store opened (orphans, targets, stale entries): the

@@ -9,8 +9,8 @@ import SegmentLog
 /// (appends and compaction outputs share one counter), so the removal's **horizon** is the highest segment id
 /// that existed then, and once no segment at or below the horizon remains, the removal shadows nothing and
 /// retires. The highest id is taken from what the store sees — the segment of every removal it appends, the
-/// destination of every record compaction moves, and the highest segment at open (for removals met by replay,
-/// a conservative horizon).
+/// destination of every record compaction moves, the outputs of a compaction in progress, and the highest
+/// segment at open (for removals met by replay, a conservative horizon).
 ///
 /// ```swift
 /// var removals = RemovalRecords()
