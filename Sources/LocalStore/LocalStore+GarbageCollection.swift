@@ -107,8 +107,13 @@ extension LocalStore {
     /// Entries garbage collection has read since the cache opened (see ``GarbageCollectionResult/entriesExamined``).
     package var garbageCollectionEntriesExamined: Int { garbage.entriesExamined }
 
-    /// The size LRU collection brings under a threshold; nil when this cache has none (eager memory mode).
-    private func collectableSize() -> UInt64? {
+    /// The size LRU collection brings under a threshold (bytes on disk, or the estimated size of an LRU memory
+    /// cache), read without collecting or compacting anything; nil when this cache has none (eager memory mode).
+    ///
+    /// ```swift
+    /// if let size = store.collectableSize(), size > threshold { _ = try store.collectGarbage(threshold: threshold) }
+    /// ```
+    public func collectableSize() -> UInt64? {
         if let log = (events as? LogEventStore)?.log { return log.statistics.fileBytes }
         guard case .lru = memoryGarbageCollector, let bytes = estimatedMemoryBytes else { return nil }
         return UInt64(max(bytes, 0))

@@ -83,10 +83,10 @@ final class CairnQueryCache: QueryCache {
     }
 
     /// LocalStore's own measure (the segment files' bytes), as the last collection reported it; before any,
-    /// from a collection that runs no round.
+    /// read from the store (which collects nothing to answer).
     func cacheBytes() throws -> Int64 {
         if let lastKnownBytes { return lastKnownBytes }
-        let bytes = Int64(try store.collectGarbage(threshold: .max, maxRounds: 0).bytesAfter)
+        let bytes = Int64(store.collectableSize() ?? 0)
         lastKnownBytes = bytes
         return bytes
     }
