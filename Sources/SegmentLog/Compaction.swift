@@ -198,7 +198,8 @@ public final class Compaction {
                 defer { state.nextSegmentID += 1 }
                 return state.nextSegmentID
             }
-            output = try SegmentBuilder(id: id, directory: log.directory, configuration: log.configuration)
+            output = try SegmentBuilder(
+                id: id, cacheID: log.state.withLock { $0.cacheID }, directory: log.directory, configuration: log.configuration)
         }
         let out = output!
         out.add(view)
@@ -310,6 +311,7 @@ extension SegmentLog {
                 }
                 state.hasUnsyncedWrites = false
                 state.lastSync = .now
+                state.syncedEnd = state.active.length
             }
             var next = state
             let position = next.order.firstIndex(of: inputs[0])!

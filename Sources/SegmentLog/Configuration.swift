@@ -91,4 +91,8 @@ public struct RecoveryReport: Sendable, Equatable {
     public var removedOrphans: [String] = []
     /// Records found in the log.
     public var recordCount: UInt64 = 0
+    /// Damage in the active segment followed by intact frames that were written after the damaged bytes had
+    /// been synced: corruption, not a torn write. A writer refuses to open such a log (`.corruption`, nothing
+    /// cut); a read-only opener reads up to the damage and lists it here, and ``SegmentLog/verify()`` reports it.
+    public var activeSegmentDamage: [Damage] = []
 }

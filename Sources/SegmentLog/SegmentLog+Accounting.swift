@@ -52,8 +52,10 @@ public struct SegmentStatistics: Sendable, Equatable {
     public var minLSN: UInt64
     public var maxLSN: UInt64
 
-    public var liveRecordCount: UInt64 { recordCount - deadRecordCount }
-    public var liveRecordBytes: UInt64 { recordBytes - deadRecordBytes }
+    /// Records not retired. The dead counts come from ``SegmentLog/retire(_:)`` with locations the layer above
+    /// read from disk, so a damaged manifest's record count may be below them: the difference saturates at 0.
+    public var liveRecordCount: UInt64 { recordCount > deadRecordCount ? recordCount - deadRecordCount : 0 }
+    public var liveRecordBytes: UInt64 { recordBytes > deadRecordBytes ? recordBytes - deadRecordBytes : 0 }
     /// Share of record bytes that are dead (0 for an empty segment).
     public var deadRatio: Double { recordBytes == 0 ? 0 : Double(deadRecordBytes) / Double(recordBytes) }
     /// File bytes that compaction would free, in proportion to the dead share of the records.

@@ -128,8 +128,9 @@ extension SegmentLog {
         let handle: any StorageFile
         let needsSync: Bool
         let needsRoll: Bool
+        let written: (segment: UInt32, end: UInt64)
         do {
-            (handle, locations, needsSync, needsRoll) = try state.withLock { state in
+            (handle, locations, needsSync, needsRoll, written) = try state.withLock { state in
                 try state.checkUsable()
                 if wroteRecords { locations = try appendFrames(group, to: &state) }
                 let due: Bool
@@ -139,7 +140,9 @@ extension SegmentLog {
                 case .none: due = false
                 }
                 let sync = state.hasUnsyncedWrites && (due || group.contains { $0.forceSync })
-                return (state.active.handle, locations, sync, state.active.length >= segmentTargetSize)
+                return (
+                    state.active.handle, locations, sync, state.active.length >= segmentTargetSize,
+                    (state.activeID, state.active.length))
             }
         } catch {
             return failAll(error)
@@ -150,6 +153,7 @@ extension SegmentLog {
                 state.withLock { state in
                     state.hasUnsyncedWrites = false
                     state.lastSync = .now
+                    if state.activeID == written.segment { state.syncedEnd = max(state.syncedEnd, written.end) }
                 }
             } catch {
                 let poison = StorageError(
@@ -177,6 +181,7 @@ extension SegmentLog {
         var packer = FramePacker(
             targetSize: configuration.frameTargetSize, compress: configuration.compression,
             baseOffset: active.length, segment: active.id)
+        packer.syncedEnd = UInt32(state.syncedEnd)
         var lsn = state.nextLSN
         var counts: [Int] = []
         for pending in group where !pending.batch.isEmpty {
@@ -187,8 +192,11 @@ extension SegmentLog {
         packer.finishFrame(commit: true)
         let (bytes, all) = packer.take()
         let end = active.length + UInt64(bytes.count)
-        guard end <= UInt64(UInt32.max) else {
+        guard end <= SegmentFormat.maxSegmentLength else {
             throw StorageError(.invalidArgument, "the group of batches does not fit in one segment")
+        }
+        guard lsn < SegmentFormat.lsnLimit else {
+            throw StorageError(.invalidArgument, "the log has used up its sequence numbers (\(lsn)); salvage it into a new log")
         }
         do {
             try active.handle.write(bytes, at: active.length)
@@ -236,7 +244,7 @@ extension SegmentLog {
         if try sealed.handle.size() > sealed.length { try sealed.handle.truncate(to: sealed.length) }
         try sealed.handle.sync()
         let newID = state.nextSegmentID
-        let handle = try SegmentLog.createSegmentFile(id: newID, in: directory, fileSystem: fileSystem)
+        let handle = try SegmentLog.createSegmentFile(id: newID, cacheID: state.cacheID, in: directory, fileSystem: fileSystem)
         var next = state
         sealed.isActive = false
         next.segments[sealed.id] = sealed
@@ -254,6 +262,7 @@ extension SegmentLog {
         }
         state = next
         state.hasUnsyncedWrites = false
+        state.syncedEnd = UInt64(SegmentFormat.segmentHeaderSize)
     }
 
     /// The `.normal` mode's flusher: syncs pending writes at most `delay` after they were written. It sleeps

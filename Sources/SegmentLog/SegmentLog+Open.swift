@@ -63,19 +63,25 @@ extension SegmentLog {
             }
             try fs.removeFile(at: path)
         }
-        try createSegmentFile(id: 1, in: directory, fileSystem: fs).close()
+        let cacheID = UInt64.random(in: 1...UInt64.max)
+        try createSegmentFile(id: 1, cacheID: cacheID, in: directory, fileSystem: fs).close()
         let manifest = Manifest(
-            generation: 1, nextSegmentID: 2, lsnFloor: 1,
+            generation: 1, cacheID: cacheID, nextSegmentID: 2, lsnFloor: 1,
             entries: [Manifest.Entry(id: 1, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)])
         try manifest.write(to: directory, fileSystem: fs)
         return manifest
     }
 
     /// Creates a segment file with its header, synced, and syncs the directory.
-    static func createSegmentFile(id: UInt32, in directory: String, fileSystem fs: any FileSystem) throws -> any StorageFile {
+    static func createSegmentFile(
+        id: UInt32, cacheID: UInt64, in directory: String, fileSystem fs: any FileSystem
+    ) throws -> any StorageFile {
+        guard id >= 1 && id <= SegmentFormat.maxSegmentID else {
+            throw StorageError(.invalidArgument, "segment ids are used up (\(id)); salvage the log to renumber its segments", path: directory)
+        }
         let handle = try fs.open(joinPath(directory, SegmentFormat.segmentFileName(id)), .createNew)
         do {
-            try handle.write(SegmentFormat.encodeSegmentHeader(id: id), at: 0)
+            try handle.write(SegmentFormat.encodeSegmentHeader(id: id, cacheID: cacheID), at: 0)
             try handle.sync()
             try fs.syncDirectory(at: directory)
         } catch {
@@ -119,7 +125,8 @@ extension SegmentLog {
                 }
                 opened.append(handle)
                 try SegmentFormat.checkSegmentHeader(
-                    try handle.read(at: 0, count: SegmentFormat.segmentHeaderSize), id: entry.id, path: path)
+                    try handle.read(at: 0, count: SegmentFormat.segmentHeaderSize), id: entry.id, cacheID: manifest.cacheID,
+                    path: path)
                 var segment = SegmentEntry(id: entry.id, handle: handle, isActive: entry.isActive, length: entry.length)
                 if entry.isActive {
                     try recoverActive(&segment, path: path, readOnly: configuration.readOnly, report: &report)
@@ -138,19 +145,27 @@ extension SegmentLog {
                 segments[entry.id] = segment
             }
             let active = segments[manifest.entries.last!.id]!
+            // What recovery kept is made durable before anything is appended, so that the synced mark new
+            // frames carry is true even if the last writer's unsynced data is still only in the page cache.
+            if !configuration.readOnly && active.length > UInt64(SegmentFormat.segmentHeaderSize) {
+                try active.handle.sync()
+            }
             return State(
-                generation: manifest.generation, nextSegmentID: manifest.nextSegmentID,
+                generation: manifest.generation, cacheID: manifest.cacheID, nextSegmentID: manifest.nextSegmentID,
                 order: manifest.entries.map(\.id), segments: segments, activeID: active.id,
                 allocatedEnd: try active.handle.size(), nextLSN: nextLSN,
-                cache: FrameCache(capacity: configuration.frameCacheBytes), poisoned: nil)
+                cache: FrameCache(capacity: configuration.frameCacheBytes), poisoned: nil, syncedEnd: active.length)
         } catch {
             for handle in opened { try? handle.close() }
             throw error
         }
     }
 
-    /// Reads the active segment's frames; keeps everything up to the last intact commit frame and cuts the
-    /// rest (a write that was torn or never acknowledged as durable).
+    /// Reads the active segment's frames up to the last intact commit frame. What follows is either a torn
+    /// tail — a write that was never acknowledged as durable, which is cut — or damage to durable data, which
+    /// is corruption: an intact frame after the stop says (its `syncedEnd`) that bytes past the last commit
+    /// frame had already been synced when it was written. Corruption is never cut: a writer gets
+    /// `.corruption` naming the damage, a read-only opener reads up to it and lists it in the report.
     private static func recoverActive(
         _ segment: inout SegmentEntry, path: String, readOnly: Bool, report: inout RecoveryReport
     ) throws {
@@ -159,6 +174,7 @@ extension SegmentLog {
         var commitPoint = UInt64(SegmentFormat.segmentHeaderSize)
         var pending: [FrameHeader] = []
         var problem: String?
+        var syncedMark: UInt64 = 0
         scanning: while true {
             switch try cursor.next() {
             case .end:
@@ -170,12 +186,13 @@ extension SegmentLog {
                 problem = what
                 break scanning
             case .frame(let offset, let header, _):
+                syncedMark = max(syncedMark, UInt64(header.syncedEnd))
                 pending.append(header)
                 if header.isCommit {
                     for frame in pending {
                         segment.noteRecords(
                             count: UInt64(frame.recordCount), bytes: UInt64(frame.rawLength), minLSN: frame.baseLSN,
-                            maxLSN: frame.baseLSN + UInt64(frame.recordCount) - 1)
+                            maxLSN: frame.endLSN - 1)
                     }
                     pending.removeAll()
                     commitPoint = offset + UInt64(header.frameSize)
@@ -184,15 +201,46 @@ extension SegmentLog {
         }
         segment.length = commitPoint
         guard size > commitPoint else { return }
-        let tail = try segment.handle.read(at: commitPoint, count: Int(size - commitPoint))
-        let zeroTail = pending.isEmpty && tail.allSatisfy { $0 == 0 }
-        if !zeroTail {
-            report.truncatedBytes += size - commitPoint
-            report.discardedFrames += pending.count
-            report.tailProblem = problem.map { "segment \(segment.id) at offset \(cursor.offset): \($0)" }
-                ?? "segment \(segment.id): \(pending.count) frame(s) of an unfinished batch"
+        let stop = cursor.offset
+        let zeroTail = try pending.isEmpty && isZero(segment.handle, from: commitPoint, to: size)
+        if zeroTail { return }
+        // Every intact header after the stop tells how far the segment was durable when it was written.
+        var damage: [Damage] = []
+        walkFrames(handle: segment.handle, segment: segment.id, end: size, start: stop, path: path, zeroTailIsEnd: true) { step in
+            switch step {
+            case .frame(let frame): syncedMark = max(syncedMark, UInt64(frame.header.syncedEnd))
+            case .damage(let found):
+                if let mark = found.syncedEnd { syncedMark = max(syncedMark, UInt64(mark)) }
+                damage.append(found)
+            }
         }
-        if !readOnly && !zeroTail {
+        if syncedMark > commitPoint {
+            if damage.isEmpty || damage[0].offset != stop {
+                // The stop was an intact but unfinished batch's frames running into damage further on.
+                damage.insert(Damage(
+                    segment: segment.id, offset: stop, length: 0, problem: problem ?? "unfinished batch before damage",
+                    recordsLost: nil, path: path), at: 0)
+            }
+            if !pending.isEmpty {
+                damage[0].offset = commitPoint
+                damage[0].problem += " (and the \(pending.count) intact frame(s) of its batch before it)"
+            }
+            if readOnly {
+                report.activeSegmentDamage = damage
+                return
+            }
+            throw StorageError(
+                .corruption,
+                "active segment \(segment.id) is damaged at offset \(damage[0].offset) (\(damage[0].problem)), but intact "
+                    + "frames after it were written when the segment was durable up to offset \(syncedMark): acknowledged "
+                    + "commits lie past the damage, so nothing was cut; run salvage to keep every intact frame",
+                path: path, offset: damage[0].offset)
+        }
+        report.truncatedBytes += size - commitPoint
+        report.discardedFrames += pending.count
+        report.tailProblem = problem.map { "segment \(segment.id) at offset \(stop): \($0)" }
+            ?? "segment \(segment.id): \(pending.count) frame(s) of an unfinished batch"
+        if !readOnly {
             try segment.handle.truncate(to: commitPoint)
             try segment.handle.sync()
         }

@@ -17,6 +17,8 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// The sequence number of the damaged frame's first record, when its header was intact enough to say.
     public var firstLSN: UInt64? = nil
+    /// The intact header's `syncedEnd` (recovery uses it to tell damage from a torn write).
+    var syncedEnd: UInt32? = nil
 
     public var description: String {
         "segment \(segment) offset \(offset) (+\(length) bytes): \(problem)"
@@ -40,6 +42,7 @@ extension SegmentLog {
     /// Reads and checks every frame of every segment. Never changes a byte.
     public func verify() throws -> VerificationReport {
         var report = VerificationReport()
+        let activeID = state.withLock { $0.activeID }
         let sealedCounts: [UInt32: UInt64] = state.withLock { state in
             var counts: [UInt32: UInt64] = [:]
             for (id, segment) in state.segments where !segment.isActive { counts[id] = segment.recordCount }
@@ -57,6 +60,9 @@ extension SegmentLog {
                 case .damage(let damage):
                     report.damage.append(damage)
                 }
+            }
+            if id == activeID {
+                report.damage += recoveryReport.activeSegmentDamage
             }
             report.records += records
             if let expected = sealedCounts[id], report.damage.count == damageBefore, expected != records {
@@ -93,16 +99,17 @@ extension SegmentLog {
     /// walk with a damage entry for the rest of the file. With `zeroTailIsEnd` (an active segment read to its
     /// file size) an all-zero rest of the file is preallocation, not damage.
     static func walkFrames(
-        handle: any StorageFile, segment: UInt32, end: UInt64, path: String, zeroTailIsEnd: Bool,
-        _ visit: (WalkStep) throws -> Void
+        handle: any StorageFile, segment: UInt32, end: UInt64, start: UInt64 = UInt64(SegmentFormat.segmentHeaderSize),
+        path: String, zeroTailIsEnd: Bool, _ visit: (WalkStep) throws -> Void
     ) rethrows {
-        let cursor = FrameCursor(handle: handle, end: end)
+        let cursor = FrameCursor(handle: handle, start: start, end: end)
         var raw: [UInt8] = []
         func damaged(_ offset: UInt64, _ problem: String, _ header: FrameHeader?) throws {
             let next = (try? cursor.findNextIntactFrame(after: offset)) ?? nil
             try visit(.damage(Damage(
                 segment: segment, offset: offset, length: (next ?? end) - offset, problem: problem,
-                recordsLost: header.map { Int($0.recordCount) }, path: path, firstLSN: header?.baseLSN)))
+                recordsLost: header.map { Int($0.recordCount) }, path: path, firstLSN: header?.baseLSN,
+                syncedEnd: header?.syncedEnd)))
             if let next { cursor.skip(to: next) } else { cursor.skip(to: end) }
         }
         while true {

@@ -36,6 +36,8 @@ public final class SegmentLog: Sendable {
     /// Everything mutable, behind one lock.
     struct State {
         var generation: UInt64
+        /// The random id in the manifest and every segment header.
+        let cacheID: UInt64
         var nextSegmentID: UInt32
         var order: [UInt32]
         var segments: [UInt32: SegmentEntry]
@@ -47,6 +49,8 @@ public final class SegmentLog: Sendable {
         var poisoned: StorageError?
         var isClosed = false
         var hasUnsyncedWrites = false
+        /// Bytes of the active segment known durable (synced); written into each new frame's header.
+        var syncedEnd: UInt64
         var lastSync: ContinuousClock.Instant = .now
         /// Segments currently being compacted, so two compactions never take the same input.
         var compacting: Set<UInt32> = []
@@ -58,7 +62,7 @@ public final class SegmentLog: Sendable {
 
         func manifest() -> Manifest {
             Manifest(
-                generation: generation, nextSegmentID: nextSegmentID, lsnFloor: nextLSN,
+                generation: generation, cacheID: cacheID, nextSegmentID: nextSegmentID, lsnFloor: nextLSN,
                 entries: order.map { segments[$0]!.manifestEntry })
         }
 

@@ -68,7 +68,9 @@ struct FrameFormatTests {
     /// A valid encoded header to mutate.
     static func validHeader(flags: UInt8 = SegmentFormat.flagCommit, stored: UInt32 = 100, raw: UInt32 = 100) -> [UInt8] {
         var bytes: [UInt8] = []
-        FrameHeader(flags: flags, storedLength: stored, rawLength: raw, baseLSN: 77, recordCount: 3, payloadCRC: 0xDEAD_BEEF)
+        FrameHeader(
+            flags: flags, storedLength: stored, rawLength: raw, baseLSN: 77, recordCount: 3, syncedEnd: 28,
+            payloadCRC: 0xDEAD_BEEF)
             .encode(into: &bytes)
         return bytes
     }
@@ -77,9 +79,9 @@ struct FrameFormatTests {
         bytes.withUnsafeBytes { FrameHeader.decode($0) }
     }
 
-    /// Rewrites the header checksum (bytes 32..<36) so only the field under test is wrong.
+    /// Rewrites the header checksum (bytes 36..<40) so only the field under test is wrong.
     static func resealed(_ bytes: [UInt8]) -> [UInt8] {
-        var copy = Array(bytes[0..<32])
+        var copy = Array(bytes[0..<36])
         copy.appendLE(Checksum.masked(copy))
         return copy
     }
@@ -195,9 +197,12 @@ struct FrameFormatTests {
             let targetSize = [512, 1024, 4096, 32 << 10][Int(seed % 4)]
             let compress = seed % 3 != 0
             let baseOffset = UInt64(SegmentFormat.segmentHeaderSize) + random.next() % 100_000
-            let firstLSN = seed == 6 ? UInt64.max - 10_000 : 1 + random.next() % 1_000_000  // seed 6: LSNs near the top
+            let firstLSN = seed == 6 ? SegmentFormat.lsnLimit - 1_000 : 1 + random.next() % 1_000_000  // seed 6: LSNs near the top
             var packer = FramePacker(targetSize: targetSize, compress: compress, baseOffset: baseOffset, segment: 9)
-            struct Expected { var kind: UInt8; var key: [UInt8]; var value: [UInt8]; var lsn: UInt64; var batch: Int; var lastOfBatch: Bool }
+            struct Expected {
+                var kind: UInt8; var key: [UInt8]; var value: [UInt8]; var lsn: UInt64; var batch: Int; var lastOfBatch: Bool
+                var firstOfBatch: Bool
+            }
             var expected: [Expected] = []
             var lsn = firstLSN
             let batchCount = 20 + Int(random.next() % 20)
@@ -214,7 +219,9 @@ struct FrameFormatTests {
                     let key = Array("k\(random.next() % 50)/\(b).\(i)".utf8)
                     let kind = UInt8(truncatingIfNeeded: random.next())
                     batch.append(kind: kind, key: key, value: value)
-                    expected.append(Expected(kind: kind, key: key, value: value, lsn: lsn &+ UInt64(i), batch: b, lastOfBatch: i == count - 1))
+                    expected.append(Expected(
+                        kind: kind, key: key, value: value, lsn: lsn &+ UInt64(i), batch: b, lastOfBatch: i == count - 1,
+                        firstOfBatch: i == 0))
                 }
                 packer.addBatch(batch, firstLSN: lsn)
                 lsn = lsn &+ UInt64(count)
@@ -231,6 +238,7 @@ struct FrameFormatTests {
             var rawFrames = 0
             for parsed in frames {
                 let frame = parsed.frame
+                let startsBatch = expected[n].firstOfBatch
                 var batchesInFrame = Set<Int>()
                 for index in 0..<frame.count {
                     let want = expected[n]
@@ -251,6 +259,11 @@ struct FrameFormatTests {
                 #expect(parsed.header.isCommit == endsBatch, "\(context): commit flag of frame at \(parsed.offset)")
                 if !parsed.header.isCommit {
                     #expect(batchesInFrame.count == 1, "\(context): a frame without the commit flag holds one batch, not \(batchesInFrame.sorted())")
+                }
+                // Salvage relies on this one: a frame that continues a batch holds nothing but the rest of it.
+                #expect(parsed.header.isFirst == startsBatch, "\(context): first flag of frame at \(parsed.offset)")
+                if !parsed.header.isFirst {
+                    #expect(batchesInFrame.count == 1, "\(context): a frame continuing a batch holds only that batch, not \(batchesInFrame.sorted())")
                 }
                 // Compression is used exactly when it saves at least 1/32 of the bytes.
                 #expect(parsed.header.rawLength == UInt32(parsed.raw.count))
@@ -306,8 +319,8 @@ struct FrameFormatTests {
         packer.addBatch(batch, firstLSN: 1)
         packer.finishFrame(commit: true)
         let bytes = packer.take().bytes
-        let header = try Self.decodeHeader(Array(bytes[0..<36])).get()
-        let payload = Array(bytes[36...])
+        let header = try Self.decodeHeader(Array(bytes[0..<40])).get()
+        let payload = Array(bytes[40...])
         for _ in 0..<300 {
             var damaged = payload
             let at = Int(random.next() % UInt64(damaged.count))
@@ -379,12 +392,14 @@ struct FrameFormatTests {
         var random = SeededRandom(seed: 107)
         for _ in 0..<2000 {
             let compressed = random.next() % 2 == 0
-            let raw = UInt32(random.next() % UInt64(SegmentFormat.maxFramePayload + 1))
+            let count = UInt32(1 + random.next() % 100_000)
+            let raw = UInt32(5 * UInt64(count) + random.next() % UInt64(SegmentFormat.maxFramePayload + 1 - 5 * Int(count)))
             let header = FrameHeader(
-                flags: (compressed ? SegmentFormat.flagCompressed : 0) | (random.next() % 2 == 0 ? SegmentFormat.flagCommit : 0),
+                flags: (compressed ? SegmentFormat.flagCompressed : 0) | (random.next() % 2 == 0 ? SegmentFormat.flagCommit : 0)
+                    | (random.next() % 2 == 0 ? SegmentFormat.flagFirst : 0),
                 storedLength: compressed ? UInt32(random.next() % UInt64(SegmentFormat.maxFramePayload + 1)) : raw,
-                rawLength: raw, baseLSN: random.next(), recordCount: UInt32(1 + random.next() % 100_000),
-                payloadCRC: UInt32(truncatingIfNeeded: random.next()))
+                rawLength: raw, baseLSN: 1 + random.next() % (SegmentFormat.lsnLimit - 200_000), recordCount: count,
+                syncedEnd: UInt32(truncatingIfNeeded: random.next()), payloadCRC: UInt32(truncatingIfNeeded: random.next()))
             var bytes: [UInt8] = []
             header.encode(into: &bytes)
             #expect(bytes.count == SegmentFormat.frameHeaderSize)
@@ -405,7 +420,7 @@ struct FrameFormatTests {
         }
         let valid = Self.validHeader()
         #expect(problem(valid) == nil, "the base header is valid")
-        #expect(problem([UInt8](repeating: 0, count: 36)) == .zero)
+        #expect(problem([UInt8](repeating: 0, count: 40)) == .zero)
 
         var badMagic = valid
         badMagic[0] ^= 0x01
@@ -413,7 +428,7 @@ struct FrameFormatTests {
         #expect(problem(Self.resealed(badMagic)) == .badMagic, "a correct checksum does not excuse a wrong magic")
 
         // Every single-bit flip anywhere in the header is caught.
-        for byte in 0..<36 {
+        for byte in 0..<40 {
             for bit in 0..<8 {
                 var flipped = valid
                 flipped[byte] ^= UInt8(1 << bit)
@@ -423,11 +438,15 @@ struct FrameFormatTests {
         }
 
         var version = valid
-        version[4] = 2
-        #expect(problem(Self.resealed(version)) == .unsupportedVersion(2))
+        version[4] = 3
+        #expect(problem(Self.resealed(version)) == .unsupportedVersion(3))
+        #expect(FrameHeader.Problem.unsupportedVersion(3).isNewerFormat)
+        version[4] = 1
+        #expect(problem(Self.resealed(version)) == .unsupportedVersion(1))
+        #expect(!FrameHeader.Problem.unsupportedVersion(1).isNewerFormat, "an older frame version is not a newer format")
 
         // Unknown flags pass the checksum but are refused (as a newer format), naming the flags.
-        for flags: UInt8 in [4, 8, 0x80, 0xFF, SegmentFormat.flagCommit | 0x10] {
+        for flags: UInt8 in [8, 0x80, 0xFF, SegmentFormat.flagCommit | 0x10] {
             let found = problem(Self.validHeader(flags: flags))
             #expect(found != nil && found != .badChecksum && found != .badMagic, "flags \(flags): \(String(describing: found))")
             #expect(found.map { "\($0)" }?.contains("flags") == true, "flags \(flags): \(String(describing: found))")
@@ -443,13 +462,22 @@ struct FrameFormatTests {
                 "an uncompressed frame's two lengths must agree")
 
         var noRecords: [UInt8] = []
-        FrameHeader(flags: 0, storedLength: 10, rawLength: 10, baseLSN: 1, recordCount: 0, payloadCRC: 0).encode(into: &noRecords)
+        FrameHeader(flags: 0, storedLength: 10, rawLength: 10, baseLSN: 1, recordCount: 0, syncedEnd: 0, payloadCRC: 0)
+            .encode(into: &noRecords)
         #expect(problem(noRecords).map(isLengthProblem) == false, "a frame with no records is refused")
+
+        // Numbers that would overflow LSN arithmetic or cannot be true are refused although the checksum holds.
+        for (base, count, raw) in [(UInt64.max, 1, 100), (SegmentFormat.lsnLimit - 1, 2, 100), (0, 1, 100), (1, 21, 100)] as [(UInt64, UInt32, UInt32)] {
+            var bytes: [UInt8] = []
+            FrameHeader(flags: 0, storedLength: raw, rawLength: raw, baseLSN: base, recordCount: count, syncedEnd: 0, payloadCRC: 0)
+                .encode(into: &bytes)
+            #expect(problem(bytes) != nil, "base LSN \(base), \(count) records in \(raw) bytes")
+        }
 
         // A header whose every byte is random is (practically) never accepted.
         var random = SeededRandom(seed: 108)
         var accepted = 0
-        for _ in 0..<5000 where problem(Self.randomBytes(36, &random)) == nil { accepted += 1 }
+        for _ in 0..<5000 where problem(Self.randomBytes(40, &random)) == nil { accepted += 1 }
         #expect(accepted == 0)
     }
 }

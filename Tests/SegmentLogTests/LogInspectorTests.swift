@@ -53,7 +53,7 @@ struct LogInspectorTests {
         try log.close()
 
         let inspection = try SegmentLog.inspect(at: "/log", fileSystem: fs)
-        #expect(inspection.formatVersion == 1)
+        #expect(inspection.formatVersion == 2)
         #expect(inspection.recordCount == 45)
         #expect(inspection.distinctKeys == 25)
         #expect(inspection.liveRecordCount == 25)

@@ -143,7 +143,7 @@ struct SegmentLogBasicsTests {
         var manifest = try Manifest.read(from: "/db", fileSystem: fs)
         manifest.generation += 1
         var encoded = manifest.encode()
-        encoded[8] = 2  // format version 2
+        encoded[8] = 3  // format version 3
         encoded.removeLast(4)
         encoded.appendLE(Checksum.masked(encoded))
         fs.setBytes(encoded, of: "/db/MANIFEST")

@@ -15,9 +15,14 @@ struct FramePacker {
     private(set) var locations: [RecordLocation] = []
     private(set) var frameCount = 0
 
+    /// Written into every frame header: bytes of the segment durable before these frames (see FrameHeader).
+    var syncedEnd: UInt32 = 0
+
     private var raw: [UInt8] = []
     private var frameBase: UInt64 = 0
     private var frameRecords: UInt32 = 0
+    /// Whether the open frame's first record starts a batch (the `first` flag).
+    private var frameStartsBatch = true
     private var pendingLocations: [RecordLocation] = []
     private var scratch: [UInt8] = []
 
@@ -33,16 +38,22 @@ struct FramePacker {
     /// Bytes of frames finished so far plus an estimate of the open frame.
     var estimatedSize: Int { output.count + raw.count + SegmentFormat.frameHeaderSize }
 
-    /// Adds a whole batch whose first record gets `firstLSN`.
+    /// Adds a whole batch whose first record gets `firstLSN`. A batch that fits goes into the open frame whole;
+    /// a larger one starts a frame of its own, is split across frames without the commit flag, and its last
+    /// frame is closed with it, so that every frame after it starts a batch again.
     mutating func addBatch(_ batch: WriteBatch, firstLSN: UInt64) {
         if frameRecords > 0 && raw.count + batch.encodedSize > targetSize { finishFrame(commit: true) }
         let startedFrame = frameRecords == 0
+        var split = false
         for i in 0..<batch.count {
             let lsn = firstLSN + UInt64(i)
             let size = RecordCoding.encodedSize(
                 lsnDelta: frameRecords == 0 ? 0 : zigzag(lsn, from: frameBase), keyCount: batch.keys[i].count,
                 valueCount: batch.values[i].count)
-            if startedFrame && frameRecords > 0 && raw.count + size > targetSize { finishFrame(commit: false) }
+            if startedFrame && frameRecords > 0 && raw.count + size > targetSize {
+                finishFrame(commit: false)
+                split = true
+            }
             batch.keys[i].withUnsafeBytes { key in
                 batch.values[i].withUnsafeBytes { value in
                     addRecord(kind: batch.kinds[i], lsn: lsn) { delta, bytes in
@@ -51,6 +62,7 @@ struct FramePacker {
                 }
             }
         }
+        if split { finishFrame(commit: true) }
     }
 
     /// Adds one already-committed record (compaction): every frame it closes is a commit frame.
@@ -76,6 +88,7 @@ struct FramePacker {
         guard frameRecords > 0 else { return }
         let frameOffset = UInt32(baseOffset + UInt64(output.count))
         var flags = commit ? SegmentFormat.flagCommit : 0
+        if frameStartsBatch { flags |= SegmentFormat.flagFirst }
         var storedLength = raw.count
         var useCompressed = false
         if compress {
@@ -96,7 +109,7 @@ struct FramePacker {
             : Checksum.masked(raw)
         let header = FrameHeader(
             flags: flags, storedLength: UInt32(storedLength), rawLength: UInt32(raw.count), baseLSN: frameBase,
-            recordCount: frameRecords, payloadCRC: payloadCRC)
+            recordCount: frameRecords, syncedEnd: syncedEnd, payloadCRC: payloadCRC)
         header.encode(into: &output)
         if useCompressed {
             scratch.withUnsafeBytes { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<storedLength])) }
@@ -111,6 +124,7 @@ struct FramePacker {
         raw.removeAll(keepingCapacity: true)
         frameRecords = 0
         frameCount += 1
+        frameStartsBatch = commit
     }
 
     /// Hands out the finished frames and their records' locations; the open frame, if any, stays and will
@@ -211,9 +225,11 @@ enum FrameDecoding {
                 keyCount > 0, keyCount <= UInt64(reader.remaining), valueCount <= UInt64(reader.remaining),
                 let key = reader.readSlice(Int(keyCount)), let value = reader.readSlice(Int(valueCount))
             else { return "record \(index) is malformed" }
+            let lsn = unzigzag(delta, from: header.baseLSN)
+            guard lsn > 0 && lsn < SegmentFormat.lsnLimit else { return "record \(index) has LSN \(lsn), out of range" }
             let location = RecordLocation(
                 segment: segment, frameOffset: frameOffset, index: UInt32(index), size: UInt32(reader.position - start))
-            try body(start, RecordView(kind: kind, lsn: unzigzag(delta, from: header.baseLSN), location: location, key: key, value: value))
+            try body(start, RecordView(kind: kind, lsn: lsn, location: location, key: key, value: value))
         }
         return reader.remaining == 0 ? nil : "\(reader.remaining) stray bytes after the last record"
     }

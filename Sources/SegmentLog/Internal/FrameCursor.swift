@@ -67,6 +67,9 @@ final class FrameCursor {
             return .damage(offset: offset, problem: box.problem.description, header: nil)
         case .success(let decoded): header = decoded
         }
+        guard UInt64(header.syncedEnd) <= offset else {
+            return .damage(offset: offset, problem: "synced mark \(header.syncedEnd) lies past the frame itself", header: nil)
+        }
         let frameEnd = offset + UInt64(header.frameSize)
         guard frameEnd <= end, try fill(offset, header.frameSize) else {
             return .damage(offset: offset, problem: "frame runs past the end of the segment", header: header)

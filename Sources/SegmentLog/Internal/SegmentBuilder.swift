@@ -14,11 +14,12 @@ final class SegmentBuilder {
     private(set) var minLSN = UInt64.max
     private(set) var maxLSN: UInt64 = 0
 
-    init(id: UInt32, directory: String, configuration: SegmentLog.Configuration) throws {
+    init(id: UInt32, cacheID: UInt64, directory: String, configuration: SegmentLog.Configuration) throws {
         self.id = id
         self.fileSystem = configuration.fileSystem
         self.path = joinPath(directory, SegmentFormat.segmentFileName(id))
-        self.handle = try SegmentLog.createSegmentFile(id: id, in: directory, fileSystem: configuration.fileSystem)
+        self.handle = try SegmentLog.createSegmentFile(
+            id: id, cacheID: cacheID, in: directory, fileSystem: configuration.fileSystem)
         self.packer = FramePacker(
             targetSize: configuration.frameTargetSize, compress: configuration.compression,
             baseOffset: UInt64(SegmentFormat.segmentHeaderSize), segment: id)
