@@ -194,7 +194,10 @@ public final class Compaction {
     /// Appends a live record to the current output segment; returns its encoded size.
     private func copy(_ view: RecordView) throws -> Int {
         if output == nil {
-            let id: UInt32 = log.state.withLock { state in
+            let id: UInt32 = try log.state.withLock { state in
+                guard state.nextSegmentID <= SegmentFormat.maxSegmentID else {
+                    throw StorageError(.invalidArgument, "segment ids are used up; salvage the log to renumber its segments")
+                }
                 defer { state.nextSegmentID += 1 }
                 return state.nextSegmentID
             }
@@ -333,7 +336,7 @@ extension SegmentLog {
                 next.compacting.remove(id)
                 next.cache.removeSegment(id)
             }
-            next.generation += 1
+            next.generation &+= 1  // informational; a damaged manifest may hold any value
             do {
                 try next.manifest().write(to: directory, fileSystem: fileSystem)
             } catch {

@@ -252,7 +252,7 @@ extension SegmentLog {
         next.order.append(newID)
         next.activeID = newID
         next.nextSegmentID = newID + 1
-        next.generation += 1
+        next.generation &+= 1  // informational; a damaged manifest may hold any value
         next.allocatedEnd = UInt64(SegmentFormat.segmentHeaderSize)
         do {
             try next.manifest().write(to: directory, fileSystem: fileSystem)
