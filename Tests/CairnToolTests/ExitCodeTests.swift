@@ -1,3 +1,4 @@
+import CairnModel
 import Foundation
 import LocalStore
 import SegmentLog
@@ -54,6 +55,40 @@ struct ExitCodeTests {
         let dump = try Cairn.run(["dump", directory.path])
         #expect(dump.status == 1)
         #expect(dump.stdout.split(separator: "\n").count == frames[offsets[0]]!.count)
+    }
+
+    @Test("verify exits 1 on damage in the middle of the active segment followed by acknowledged commits")
+    func verifyActiveSegmentDamage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        // Twenty pending writes, each a durable commit (the client cache's .full durability).
+        var configuration = LocalStore.defaultLogConfiguration
+        configuration.preallocationSize = 0
+        let store = try LocalStore.open(at: directory.path, configuration: configuration)
+        for i in 0..<20 {
+            try store.writeLocally(
+                [.set(SampleCache.key("notes/n\(i)"), value: ObjectValue(["text": .string("note \(i)")]))],
+                localWriteTime: SampleCache.time(Int64(i)))
+        }
+        try store.close()
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().last { $0.hasSuffix(".seg") })
+        let path = directory.path + "/" + file
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let target = bytes.count / 3
+        bytes[target] ^= 0x08
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        let run = try Cairn.run(["verify", directory.path])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let damage = run.stdout.split(separator: "\n").filter { $0.hasPrefix("damage: ") }
+        #expect(damage.count == 1, "\(run.stdout)")
+        #expect(damage.first?.contains("(\(file))") == true, "\(run.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "verify changed nothing")
+        // An app's open refuses it as corruption instead of cutting the nineteen intact writes.
+        #expect {
+            try LocalStore.open(at: directory.path, configuration: configuration)
+        } throws: { ($0 as? LocalStoreError)?.storage?.code == .corruption }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the failed open cut nothing")
     }
 
     @Test("verify exits 1 when intact frames hold an event that does not decode, naming it")
