@@ -137,13 +137,14 @@ extension EmulatorTests {
             await #expect(throws: FirestoreErrorCode.self) { try await rpc.commit([], transactionID: abandoned) }
         }
 
-        @Test("a transaction that writes nothing (no writes, or verifies only) commits; the emulator sends no commit time")
+        @Test("an empty transaction commits though the emulator answers without commit_time; a verify-only one commits")
         func transactionsThatWriteNothing() async throws {
             let rpc = try await EmulatorGate.client(project: "cairn-empty-transactions")
             defer { rpc.shutdown() }
             let empty = try await rpc.beginTransaction()
             let nothing = try await rpc.commit([], transactionID: empty)
             #expect(nothing.results.isEmpty)
+            #expect(nothing.commitVersion == FirestoreSerializer.noCommitVersion, "the emulator sent no commit_time")
 
             let document = try key("rooms/a")
             let version = try await rpc.commit([.set(document, value: ObjectValue(["n": .integer(1)]))]).results[0].version

@@ -8,7 +8,7 @@ import Testing
 
 /// Commit answers through the serializer: the commit time becomes the commit version and the version of every
 /// write result without an update time; an answer without a commit time (what the emulator sends when a commit
-/// wrote nothing) is accepted with the zero version, as Firebase does.
+/// has no writes) is accepted with the zero version, as Firebase does.
 @Suite("Serializer: commit answers")
 struct SerializerCommitTests {
     let serializer = FirestoreSerializer(databaseID: DatabaseID(projectID: "p"))

@@ -5,10 +5,9 @@ import SwiftProtobuf
 /// The answers to commits: a Commit call's `CommitResponse` and a Write stream's `WriteResponse` both carry a
 /// commit time and one write result per write sent.
 ///
-/// The commit time may be missing: the emulator omits it when the commit wrote nothing (an empty transaction, or
-/// one that only verified the versions of what it read). As Firebase, the commit version is then
-/// `SnapshotVersion.none` (the zero timestamp) and the answer is accepted; a write result without an update time
-/// takes the commit version, as a delete's always does.
+/// The commit time may be missing: the emulator omits it when a commit has no writes (an empty transaction).
+/// As Firebase, the commit version is then `SnapshotVersion.none` (the zero timestamp) and the answer is accepted,
+/// whatever the writes; a write result without an update time takes the commit version, as a delete's does.
 ///
 /// ```swift
 /// let ack = try serializer.decodeCommitResponse(response, writeCount: mutations.count)
