@@ -46,8 +46,8 @@ enum CoreClientFactory {
         let client: FirestoreClient
         do {
             if let registered {
-                // Every missing directory (a missing $XDG_DATA_HOME or ~/.local/share, then cairn/<project>/<database>) is
-                // created 0700; an existing one keeps its mode.
+                // Every missing directory (a missing $XDG_DATA_HOME or ~/.local/share, then
+                // cairn/<project>/<database>) is created 0700; an existing one keeps its mode.
                 try PosixFileSystem().createDirectory(at: registered.path)
             }
             client = try FirestoreClient(datastore: datastore, persistence: persistence, queue: queue)

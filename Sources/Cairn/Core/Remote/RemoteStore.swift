@@ -6,10 +6,10 @@ import LocalStore
 /// target and the write stream draining the mutation queue, tracks the online state, and retries with backoff.
 ///
 /// - **Watch**: the stream starts when the network is enabled and there is a target; on every (re)open it re-sends
-///   all targets with their resume tokens. With no target left it goes idle (closed after 60 s), and a reconnection
-///   still waiting for its backoff is dropped until a target is wanted again. Changes go through a ``WatchChangeAggregator``; at each consistent
-///   snapshot the resulting ``RemoteEvent`` goes to the ``RemoteSyncer``. Targets an existence filter proved
-///   inconsistent are re-listened to without a resume token.
+///   all targets with their resume tokens. With no target left it goes idle (closed after 60 s), and a
+///   reconnection still waiting for its backoff is dropped until a target is wanted again. Changes go through a
+///   ``WatchChangeAggregator``; at each consistent snapshot the resulting ``RemoteEvent`` goes to the
+///   ``RemoteSyncer``. Targets an existence filter proved inconsistent are re-listened to without a resume token.
 /// - **Write** (`RemoteStore+Write.swift`): up to ``maxPendingWrites`` batches from the local store are in flight;
 ///   the stream token is persisted; permanent errors reject the batch, transient ones retry after a backoff.
 ///
@@ -139,8 +139,8 @@ final class RemoteStore: @unchecked Sendable {
         if watchStream.isOpen {
             markWatchStreamIdle()
         } else {
-            // A reconnection waiting for its backoff is no longer wanted; the delay it waited stays owed by the next
-            // listen's attempt (the backoff is cancelled, not reset).
+            // A reconnection waiting for its backoff is no longer wanted; the delay it waited stays owed by the
+            // next listen's attempt (the backoff is cancelled, not reset).
             watchBackoff.cancel()
             // Nothing to connect for, so nothing can prove the connection healthy.
             if canUseNetwork { onlineStateTracker.updateState(.unknown) }
