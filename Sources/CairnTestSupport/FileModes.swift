@@ -60,7 +60,8 @@ public struct FileModesError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` with the process's umask set to `mask`, restoring the previous one after. The umask is shared
-/// by every thread of the process: only a serialized suite whose neighbours do not mind may call this.
+/// by every thread of the process, and tests run in parallel: use it with the usual `0o022` (so a test of file
+/// modes does not depend on the caller's umask); test other masks in a child process (`sh -c 'umask 000; ...'`).
 public func withUmask<T>(_ mask: mode_t, _ body: () throws -> T) rethrows -> T {
     let previous = umask(mask)
     defer { umask(previous) }
