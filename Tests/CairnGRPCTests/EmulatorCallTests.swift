@@ -136,5 +136,23 @@ extension EmulatorTests {
             try await rpc.rollback(abandoned)
             await #expect(throws: FirestoreErrorCode.self) { try await rpc.commit([], transactionID: abandoned) }
         }
+
+        @Test("an empty transaction commits though the emulator answers without commit_time; a verify-only one commits")
+        func transactionsThatWriteNothing() async throws {
+            let rpc = try await EmulatorGate.client(project: "cairn-empty-transactions")
+            defer { rpc.shutdown() }
+            let empty = try await rpc.beginTransaction()
+            let nothing = try await rpc.commit([], transactionID: empty)
+            #expect(nothing.results.isEmpty)
+            #expect(nothing.commitVersion == FirestoreSerializer.noCommitVersion, "the emulator sent no commit_time")
+
+            let document = try key("rooms/a")
+            let version = try await rpc.commit([.set(document, value: ObjectValue(["n": .integer(1)]))]).results[0].version
+            let readOnly = try await rpc.beginTransaction()
+            let read = try await rpc.lookup([document], transactionID: readOnly)
+            let verified = try await rpc.commit([.verify(document, precondition: .updateTime(read[0].version))], transactionID: readOnly)
+            #expect(verified.results.count == 1)
+            #expect(try await rpc.lookup([document])[0].version == version)
+        }
     }
 }

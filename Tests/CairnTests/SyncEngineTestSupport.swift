@@ -3,8 +3,8 @@ import LocalStore
 import Testing
 @testable import Cairn
 
-/// A sync engine over an in-memory cache and the unreachable network, driven directly through its
-/// `RemoteSyncer` side (remote events, write results) on a manual queue; it records what one listener sees.
+/// A sync engine over an in-memory cache and the unreachable network (or `datastore`), driven directly through
+/// its `RemoteSyncer` side (remote events, write results) on a manual queue; it records what one listener sees.
 final class SyncEngineHarness: @unchecked Sendable {
     let queue = AsyncQueue.manual()
     let localStore = LocalStore.inMemory()
@@ -14,8 +14,8 @@ final class SyncEngineHarness: @unchecked Sendable {
     var snapshots: [ViewSnapshot] = []
     var writeResults: [(key: DocumentKey, error: FirestoreErrorCode?)] = []
 
-    init(maxConcurrentLimboResolutions: Int = 100) {
-        remoteStore = RemoteStore(localStore: localStore, datastore: SilentDatastore(), queue: queue)
+    init(maxConcurrentLimboResolutions: Int = 100, datastore: any Datastore = SilentDatastore()) {
+        remoteStore = RemoteStore(localStore: localStore, datastore: datastore, queue: queue)
         syncEngine = SyncEngine(
             localStore: localStore, remoteStore: remoteStore, user: .unauthenticated,
             maxConcurrentLimboResolutions: maxConcurrentLimboResolutions)

@@ -8,8 +8,7 @@ import Testing
 @Suite("Spec loader: the shared files")
 struct SpecLoaderSharedFilesTests {
     /// The shared folder itself (not `$CAIRN_SPEC_DIR`): the counts below are those of `spec-tests.md` §2.
-    static let sharedDirectory = SpecLoader.packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/firestore-spec", isDirectory: true)
+    static let sharedDirectory = SpecLoader.sharedDirectory
 
     /// Loaded once for the suite.
     static let files = Result { try SpecLoader.loadAll(from: sharedDirectory) }
@@ -33,7 +32,9 @@ struct SpecLoaderSharedFilesTests {
 
     @Test("every shared file parses, with the test counts of spec-tests.md §2")
     func everyFileParsesWithTheDocumentedCounts() throws {
+        guard SpecLoader.folderIsPresent(Self.sharedDirectory) else { return }
         let files = try Self.files.get()
+        #expect(files.flatMap(\.tests).allSatisfy { $0.problem == nil }, "every step of the shared files is read")
         #expect(files.map(\.name) == Self.expected.keys.sorted())
         let selection = SpecLoader.Selection(files: files, nameFilter: nil)
         for file in files {
@@ -53,6 +54,7 @@ struct SpecLoaderSharedFilesTests {
 
     @Test("steps and expectations are typed as the JSON says (counts from spec-tests.md §4 and §5)")
     func stepKindsAndExpectationsAreCounted() throws {
+        guard SpecLoader.folderIsPresent(Self.sharedDirectory) else { return }
         let steps = try Self.files.get().flatMap(\.tests).flatMap(\.steps)
         func count(_ predicate: (SpecAction) -> Bool) -> Int { steps.filter { predicate($0.action) }.count }
         #expect(count { if case .watchSnapshot = $0 { true } else { false } } == 445)
@@ -85,10 +87,15 @@ struct SpecLoaderParsingTests {
     }
 
     static func wrap(_ steps: String, tags: String = "") -> String {
+        "{\(entry("T", steps, tags: tags))}"
+    }
+
+    /// One test of a spec file, `"name": {...}`, in describe block "D:".
+    static func entry(_ name: String, _ steps: String, tags: String = "") -> String {
         """
-        {"T": {"\(SpecParser.TestKey.describeName)": "D:", "\(SpecParser.TestKey.itName)": "T", "tags": [\(tags)],
+        "\(name)": {"\(SpecParser.TestKey.describeName)": "D:", "\(SpecParser.TestKey.itName)": "\(name)", "tags": [\(tags)],
                "config": {"numClients": 1, "useEagerGCForMemory": false, "maxConcurrentLimboResolutions": 2},
-               "steps": [\(steps)]}}
+               "steps": [\(steps)]}
         """
     }
 
@@ -163,18 +170,44 @@ struct SpecLoaderParsingTests {
         #expect(cause.code == .permissionDenied)
     }
 
-    @Test("a malformed step is an error naming the test, the step and the field")
-    func malformedStepsAreReported() {
-        #expect {
-            _ = try Self.parse(Self.wrap(#"{"watchAck": [2]}, {"watchWobble": true}"#))
-        } throws: { error in
-            "\(error)".contains("T.steps[1]") && "\(error)".contains("watchWobble")
+    @Test("a malformed step is kept as its test's problem, naming the test, the step and the field")
+    func malformedStepsAreReported() throws {
+        let unknown = try #require(try Self.parse(Self.wrap(#"{"watchAck": [2]}, {"watchWobble": true}"#)).first)
+        let problem = "\(try #require(unknown.problem))"
+        #expect(problem.contains("T.steps[1]") && problem.contains("watchWobble"), "\(problem)")
+        #expect(unknown.steps.isEmpty)
+        let malformed = try #require(try Self.parse(Self.wrap(#"{"writeAck": {"version": "soon"}}"#)).first)
+        let reason = "\(try #require(malformed.problem))"
+        #expect(reason.contains("steps[0].writeAck") && reason.contains("integer"), "\(reason)")
+        #expect(SpecRunner.run(malformed, variant: .memory)?.contains("steps[0].writeAck") == true)
+    }
+
+    @Test("an unknown step kind fails only the test that uses it, and only when that test runs")
+    func unknownStepKindFailsOnlyItsTest() throws {
+        let wobble = #"{"watchWobble": {"targetIds": [2]}}"#
+        let file = "{" + [
+            Self.entry("Uses it", #"{"drainQueue": true}, "# + wobble),
+            Self.entry("Uses it but is multi-client", wobble, tags: #""multi-client""#),
+            Self.entry("Uses it but is not for iOS", wobble, tags: #""no-ios""#),
+            Self.entry("Does not use it", #"{"drainQueue": true}"#),
+        ].joined(separator: ",\n") + "}"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(file.utf8).write(to: dir.appendingPathComponent("sample_spec_test.json"))
+        try Data(Self.wrap(#"{"drainQueue": true}"#).utf8).write(to: dir.appendingPathComponent("other_spec_test.json"))
+
+        let files = try SpecLoader.loadAll(from: dir)
+        #expect(files.map(\.name) == ["other_spec_test.json", "sample_spec_test.json"])
+        let summary = SpecRunner.runAll(files, selection: SpecLoader.Selection(files: files, nameFilter: nil), known: [])
+        #expect(summary.passed == 4, "\(summary)")
+        #expect(summary.skipped == 4)
+        #expect(summary.failed == 2)
+        #expect(summary.unexpectedFailures.count == 2)
+        for failure in summary.unexpectedFailures {
+            #expect(failure.hasPrefix("sample_spec_test.json :: D: Uses it :: ") && failure.contains("watchWobble"), "\(failure)")
         }
-        #expect {
-            _ = try Self.parse(Self.wrap(#"{"writeAck": {"version": "soon"}}"#))
-        } throws: { error in
-            "\(error)".contains("steps[0].writeAck") && "\(error)".contains("integer")
-        }
+        #expect(summary.unexpectedPasses.isEmpty)
     }
 
     @Test("selection: exclusive tags win, the name filter matches describe + it names, tags skip per variant")

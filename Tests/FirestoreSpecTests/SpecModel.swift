@@ -12,7 +12,11 @@ struct SpecTest: Sendable {
     var comment: String?
     var tags: Set<String>
     var config: SpecConfig
+    /// Empty when ``problem`` is set.
     var steps: [SpecStep]
+    /// Why the steps could not be read (naming the step and field), nil when they were: the test fails with it
+    /// when it applies, and nothing else fails.
+    var problem: SpecFormatError?
 
     /// `describeName + " " + itName`, the name harnesses filter on.
     var fullName: String { "\(describeName) \(itName)" }

@@ -46,14 +46,16 @@ enum CoreClientFactory {
         let client: FirestoreClient
         do {
             if let registered {
-                try FileManager.default.createDirectory(atPath: registered.path, withIntermediateDirectories: true)
+                // Every missing directory (a missing $XDG_DATA_HOME or ~/.local/share, then
+                // cairn/<project>/<database>) is created 0700; an existing one keeps its mode.
+                try PosixFileSystem().createDirectory(at: registered.path)
             }
             client = try FirestoreClient(datastore: datastore, persistence: persistence, queue: queue)
         } catch {
             if let registered { release(registered.path, registered.entry) }
             if let error = error as? FirestoreErrorCode { throw error }
             throw FirestoreErrorCode(
-                .unavailable, "Failed to create the cache directory \(registered?.path ?? ""): \(error.localizedDescription)")
+                .unavailable, "Failed to create the cache directory \(registered?.path ?? ""): \(error)")
         }
         return ClientBridgeAdapter(client: client) {
             if let registered { release(registered.path, registered.entry) }

@@ -14,7 +14,8 @@ import SwiftProtobuf
 /// _ = try await rpc.commit([.set(key, value: newValue)], transactionID: transaction)
 /// ```
 extension FirestoreRPC {
-    /// The server's acknowledgement of a commit: the commit time and one result per mutation, in order.
+    /// The server's acknowledgement of a commit: the commit time (the zero timestamp when the server sent none,
+    /// see `Serializer+Commit.swift`) and one result per mutation, in order.
     package struct CommitAck: Sendable, Hashable {
         package var commitVersion: Timestamp
         package var results: [MutationResult]
@@ -29,9 +30,7 @@ extension FirestoreRPC {
         request.writes = try mutations.map { (mutation) throws(FirestoreErrorCode) in try serializer.encode(mutation) }
         if let transactionID { request.transaction = Data(transactionID) }
         let response = try await call { stub, metadata in try await stub.commit(request, metadata: metadata) }
-        return try decodeAck(
-            results: response.writeResults, commitTime: response.commitTime, hasCommitTime: response.hasCommitTime,
-            count: mutations.count)
+        return try serializer.decodeCommitResponse(response, writeCount: mutations.count)
     }
 
     /// Reads documents by key: found documents and `noDocument` for missing ones, in the order of `keys`.
@@ -115,20 +114,5 @@ extension FirestoreRPC {
         } catch {
             throw Self.firestoreError(error)
         }
-    }
-
-    func decodeAck(
-        results: [Google_Firestore_V1_WriteResult], commitTime: Google_Protobuf_Timestamp, hasCommitTime: Bool,
-        count: Int
-    ) throws(FirestoreErrorCode) -> CommitAck {
-        guard hasCommitTime else { throw FirestoreSerializer.malformed("a commit answer has no commit_time") }
-        guard results.count == count else {
-            throw FirestoreSerializer.malformed("\(count) writes were acknowledged with \(results.count) results")
-        }
-        let commitVersion = try FirestoreSerializer.decode(commitTime)
-        let decoded = try results.map { (result) throws(FirestoreErrorCode) in
-            try serializer.decodeWriteResult(result, commitTime: commitVersion)
-        }
-        return CommitAck(commitVersion: commitVersion, results: decoded)
     }
 }

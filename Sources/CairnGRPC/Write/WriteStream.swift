@@ -154,9 +154,7 @@ package final class WriteStream: Sendable {
             }
             return
         }
-        let ack = try rpc.decodeAck(
-            results: message.writeResults, commitTime: message.commitTime, hasCommitTime: message.hasCommitTime,
-            count: count)
+        let ack = try rpc.serializer.decodeWriteResponse(message, writeCount: count)
         eventSink.yield(.response(streamToken: token, ack: ack))
     }
 }

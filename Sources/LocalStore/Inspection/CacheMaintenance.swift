@@ -47,12 +47,12 @@ public enum CacheMaintenance {
             .appendingPathComponent("cairn-gc-dry-run-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: copy) }
         do {
-            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            try PrivateCopy.createDirectory(copy)
             for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "LOCK" {
-                try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+                try PrivateCopy.copyFile(directory + "/" + name, to: copy + "/" + name)
             }
         } catch {
-            throw InspectionError(.io, "cannot copy \(directory) for the dry run to \(copy): \(error.localizedDescription)")
+            throw InspectionError(.io, "cannot copy \(directory) for the dry run to \(copy): \(error)")
         }
         progress("dry run on a copy of the cache")
         var report = try collect(at: copy, threshold: threshold, progress: progress)

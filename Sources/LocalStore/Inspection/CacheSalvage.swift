@@ -53,16 +53,16 @@ public enum CacheSalvage {
         let names: [String]
         do {
             names = try files.contentsOfDirectory(atPath: source).filter { $0 != "LOCK" }.sorted()
-            try files.createDirectory(atPath: output, withIntermediateDirectories: false)
+            try PrivateCopy.createDirectory(output)
         } catch {
-            throw InspectionError(.io, "cannot salvage \(source) into \(output): \(error.localizedDescription)")
+            throw InspectionError(.io, "cannot salvage \(source) into \(output): \(error)")
         }
         do {
             for name in names {
                 do {
-                    try files.copyItem(atPath: source + "/" + name, toPath: output + "/" + name)
+                    try PrivateCopy.copyFile(source + "/" + name, to: output + "/" + name)
                 } catch {
-                    throw InspectionError(.io, "cannot copy \(source)/\(name) to \(output): \(error.localizedDescription)")
+                    throw InspectionError(.io, "cannot copy \(source)/\(name) to \(output): \(error)")
                 }
             }
             let report: SalvageReport

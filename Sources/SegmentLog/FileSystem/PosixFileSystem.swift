@@ -10,14 +10,23 @@ import Darwin
 
 /// The real file system, through POSIX calls: `pread`/`pwrite`, `fdatasync` (`F_FULLFSYNC` on Apple
 /// platforms), `fsync` on directories, `rename`, and `flock` for the directory lock.
+///
+/// Everything it creates is private to the user: directories `0700`, files `0600`, given as the mode of
+/// `mkdir`/`open` itself, so no other user can read a cache even for a moment and whatever the umask allows.
+/// A directory that already exists keeps its mode.
 public struct PosixFileSystem: FileSystem {
+    /// `rwx------`: the mode of every directory this file system creates.
+    package static let directoryMode: mode_t = S_IRWXU
+    /// `rw-------`: the mode of every file this file system creates (segments, manifests, the lock file).
+    package static let fileMode: mode_t = S_IRUSR | S_IWUSR
+
     public init() {}
 
     public func createDirectory(at path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             prefix += part
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            if mkdir(prefix, Self.directoryMode) != 0 && errno != EEXIST {
                 throw posixError("cannot create directory", path: prefix)
             }
             prefix += "/"
@@ -51,7 +60,7 @@ public struct PosixFileSystem: FileSystem {
         case .readWrite: flags = O_RDWR
         case .createNew: flags = O_RDWR | O_CREAT | O_EXCL
         }
-        let fd = Glibc.open(path, flags | O_CLOEXEC, 0o644)
+        let fd = Glibc.open(path, flags | O_CLOEXEC, Self.fileMode)
         if fd < 0 {
             let code: StorageError.Code = errno == ENOENT ? .notFound : .io
             throw posixError("cannot open", path: path, code: code)
@@ -75,7 +84,7 @@ public struct PosixFileSystem: FileSystem {
     }
 
     public func lock(_ path: String, owner: String) throws -> any FileLock {
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, Self.fileMode)
         if fd < 0 { throw posixError("cannot open lock file", path: path) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let failure = errno

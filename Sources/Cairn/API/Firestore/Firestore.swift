@@ -37,7 +37,9 @@ public final class Firestore: @unchecked Sendable {
 
     private static let instances = Mutex<[InstanceKey: Firestore]>([:])
 
-    private init(app: FirebaseApp, database: String, environment: [String: String]) {
+    /// An instance outside the registry that reads `environment` instead of the process's (tests inject
+    /// `XDG_DATA_HOME` and `FIRESTORE_EMULATOR_HOST` this way); apps use ``firestore(app:database:)``.
+    init(app: FirebaseApp, database: String, environment: [String: String]) {
         self.app = app
         self.databaseID = DatabaseID(projectID: app.options.projectID ?? "", databaseID: database)
         self.environment = environment

@@ -6,9 +6,10 @@ import LocalStore
 /// target and the write stream draining the mutation queue, tracks the online state, and retries with backoff.
 ///
 /// - **Watch**: the stream starts when the network is enabled and there is a target; on every (re)open it re-sends
-///   all targets with their resume tokens. Changes go through a ``WatchChangeAggregator``; at each consistent
-///   snapshot the resulting ``RemoteEvent`` goes to the ``RemoteSyncer``. Targets an existence filter proved
-///   inconsistent are re-listened to without a resume token.
+///   all targets with their resume tokens. With no target left it goes idle (closed after 60 s), and a
+///   reconnection still waiting for its backoff is dropped until a target is wanted again. Changes go through a
+///   ``WatchChangeAggregator``; at each consistent snapshot the resulting ``RemoteEvent`` goes to the
+///   ``RemoteSyncer``. Targets an existence filter proved inconsistent are re-listened to without a resume token.
 /// - **Write** (`RemoteStore+Write.swift`): up to ``maxPendingWrites`` batches from the local store are in flight;
 ///   the stream token is persisted; permanent errors reject the batch, transient ones retry after a backoff.
 ///
@@ -121,6 +122,11 @@ final class RemoteStore: @unchecked Sendable {
             startWatchStream()  // the target is sent when the stream opens
         } else if watchStream.isOpen {
             sendWatchRequest(targetData)
+        } else if listenTargets.count == 1, canUseNetwork, watchStream.isStarted {
+            // An attempt from before the last unlisten is still connecting, and that unlisten set the online state
+            // to unknown: this listen waits on that attempt, so its 10 s clock starts again (else a connection that
+            // hangs would keep the listener from ever seeing the cache). The target is sent when the stream opens.
+            onlineStateTracker.handleWatchStreamStart()
         }
     }
 
@@ -132,9 +138,12 @@ final class RemoteStore: @unchecked Sendable {
         guard listenTargets.isEmpty else { return }
         if watchStream.isOpen {
             markWatchStreamIdle()
-        } else if canUseNetwork {
+        } else {
+            // A reconnection waiting for its backoff is no longer wanted; the delay it waited stays owed by the
+            // next listen's attempt (the backoff is cancelled, not reset).
+            watchBackoff.cancel()
             // Nothing to connect for, so nothing can prove the connection healthy.
-            onlineStateTracker.updateState(.unknown)
+            if canUseNetwork { onlineStateTracker.updateState(.unknown) }
         }
     }
 
@@ -236,6 +245,8 @@ final class RemoteStore: @unchecked Sendable {
 
 extension RemoteStore: WatchStreamDelegate {
     func watchStreamDidOpen() {
+        // Every target was removed while the stream connected: it goes idle like a stream whose last target left.
+        if listenTargets.isEmpty { markWatchStreamIdle() }
         for targetID in listenTargets.keys.sorted() { sendWatchRequest(listenTargets[targetID]!) }
     }
 
