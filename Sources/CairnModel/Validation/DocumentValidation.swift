@@ -12,7 +12,12 @@
 /// - timestamps and geopoints are in range (``ValueRanges``);
 /// - the document's IDs and name satisfy ``PathValidation``;
 /// - a field value is at most 1 MiB - 89 bytes (1,048,487) and the document at most 1 MiB (1,048,576), in
-///   Firestore's storage size (``storageSize(of:key:)``).
+///   Firestore's storage size (``storageSize(of:key:)``). The size messages are the server's ("Document 'c/d'
+///   cannot be written because its size (1,048,577 bytes) exceeds the maximum allowed size of 1,048,576 bytes.",
+///   "The value of property "s" is longer than 1048487 bytes."), with a remedy added.
+///
+/// Whatever passes nests at most 20 levels, far below what the cache's document codec reads back
+/// (``DocumentCodec/maxNestingDepth``).
 ///
 /// Documents the server sends are not validated: they were accepted by the server already.
 ///
@@ -54,8 +59,8 @@ public enum DocumentValidation {
     /// Checks one value a write stores at `path` (an `updateData` entry, a merge field, a transform operand):
     /// the path itself (``FieldValidation/validateWritableFieldPath(_:)``), the maps the path implies (`a.b`
     /// puts the value inside map `a`), the value's nesting counted from the document root, its contents, and its
-    /// size. The size of the resulting document depends on the stored
-    /// document and is for the server to check.
+    /// size. The size of the resulting document depends on the stored document: the local store checks it when
+    /// it applies the write (`LocalStore.writeLocally`), and the server when it commits it.
     ///
     /// ```swift
     /// try DocumentValidation.validate(.map(ObjectValue()), at: FieldPath(parsingDotted: "a.b"))   // ok: depth 2
