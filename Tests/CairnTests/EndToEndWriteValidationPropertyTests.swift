@@ -12,6 +12,7 @@ struct EndToEndWriteValidationPropertyTests {
         let env = EndToEndEnvironment()
         var generator = DocumentGenerator(seed: seed, db: env.db)
         var accepted: [String: [String: Any]] = [:]
+        var refused = 0
         for index in 0..<120 {
             let id = "doc\(index)"
             let document = generator.document(id: id)
@@ -22,10 +23,12 @@ struct EndToEndWriteValidationPropertyTests {
                 #expect(outcome == nil, "seed \(seed), \(id): a valid document was refused: \(String(describing: outcome))")
                 if outcome == nil { accepted[id] = document.data }
             } else {
+                refused += 1
                 #expect(firestoreCode(outcome) == .invalidArgument,
                         "seed \(seed), \(id): \(document.problems) gave \(String(describing: outcome))")
             }
         }
+        #expect(accepted.count > 40 && refused > 20, "seed \(seed): \(accepted.count) accepted, \(refused) refused")
         try await env.restart()
         let all = try await env.db.collection("prop").getDocuments(source: .cache)
         #expect(Set(all.documents.map(\.documentID)) == Set(accepted.keys))
