@@ -52,7 +52,12 @@ extension LocalStore {
     ///     localWriteTime: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
     /// ```
     ///
-    /// - Throws: `invalidArgument` for an empty batch; `storage` when the append fails (then nothing changed).
+    /// A write whose local result is a document larger than Firestore's 1 MiB (in storage size, see CairnModel's
+    /// `DocumentValidation`) is refused: the server would reject it, and the local view would show a document
+    /// that can never exist.
+    ///
+    /// - Throws: `invalidArgument` for an empty batch, a resulting document over 1 MiB, or a batch too large
+    ///   for one record of the log; `storage` when the append fails otherwise (then nothing changed).
     @discardableResult
     public func writeLocally(
         _ mutations: [Mutation], localWriteTime: Timestamp
@@ -73,17 +78,30 @@ extension LocalStore {
         let batch = MutationBatch(
             batchID: mutationQueue.nextBatchID, localWriteTime: localWriteTime,
             baseMutations: mutations.compactMap { $0.baseMutation(for: before[$0.key]) }, mutations: mutations)
-        let written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
-        // The batch is durable now: nothing below may throw, or the caller would retry a write that happened.
-        mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
-        noteDocumentsPinned(keys)
-        refreshOverlays(after: keys)
         var changed: [DocumentKey: Document?] = [:]
         for key in keys {
             var document: Document? = before[key]
             batch.applyToLocalDocument(&document, for: key)
+            if let document, document.exists, let problem = DocumentValidation.sizeProblem(
+                DocumentValidation.storageSize(of: document.data, key: key), key: key)
+            {
+                throw LocalStoreError(.invalidArgument, problem)
+            }
             changed.updateValue(document, forKey: key)
         }
+        let written: [(reference: EventReference, sequence: UInt64)]
+        do {
+            written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
+        } catch let error as LocalStoreError where error.storage?.code == .invalidArgument {
+            throw LocalStoreError(
+                .invalidArgument,
+                "This write batch is too large to store (\(error.message)). Firestore accepts at most 10 MiB per "
+                    + "commit: split the batch into smaller ones.")
+        }
+        // The batch is durable now: nothing below may throw, or the caller would retry a write that happened.
+        mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
+        noteDocumentsPinned(keys)
+        refreshOverlays(after: keys)
         return (batch.batchID, changed)
     }
 

@@ -173,7 +173,7 @@ struct MutationBuilderValidationTests: MutationTesting {
     }
 
     @Test("delete builds a delete without precondition")
-    func delete() {
-        #expect(builder.delete(key) == .delete(key, precondition: .none))
+    func delete() throws {
+        #expect(try builder.delete(key) == .delete(key, precondition: .none))
     }
 }

@@ -133,7 +133,7 @@ struct DocumentDataValidationTests {
     func documentedDepthExample() throws {
         let example = Value.map(ObjectValue(["nested_array": .array([.map(ObjectValue(["foo": .string("bar")]))])]))
         try DocumentValidation.validate(example, at: FieldPath(segments: (1...18).map { "p\($0)" }))  // 17 + 3 = 20
-        expectInvalidArgument("it is at depth 21") {
+        expectInvalidArgument("it reaches depth 21") {
             try DocumentValidation.validate(example, at: FieldPath(segments: (1...19).map { "p\($0)" }))
         }
     }
@@ -251,7 +251,9 @@ struct StorageSizeTests {
         #expect(DocumentValidation.storageSize(of: data, key: key) == 1_048_576)
         try DocumentValidation.validate(data, key: key)
         data.fields["b"] = .string(half + "x")
-        expectInvalidArgument("Document c/d is 1048577 bytes", "maximum document size of 1048576 bytes") {
+        expectInvalidArgument(
+            "Document 'c/d' cannot be written because its size (1,048,577 bytes) exceeds the maximum allowed size of "
+                + "1,048,576 bytes.") {
             try DocumentValidation.validate(data, key: key)
         }
     }
@@ -261,10 +263,10 @@ struct StorageSizeTests {
         let key = try DocumentKey(parsing: "c/d")
         let largest = String(repeating: "x", count: 1_048_486)  // 1,048,487 bytes as a value
         try DocumentValidation.validate(ObjectValue(["s": .string(largest)]), key: key)
-        expectInvalidArgument("The value of field s in document c/d is 1048488 bytes", "(1 MiB - 89 bytes)") {
+        expectInvalidArgument("The value of property \"s\" in document c/d is longer than 1048487 bytes", "(it is 1048488 bytes") {
             try DocumentValidation.validate(ObjectValue(["s": .string(largest + "x")]), key: key)
         }
-        expectInvalidArgument("The value of field a.b is 1048488 bytes") {
+        expectInvalidArgument("The value of property \"a.b\" is longer than 1048487 bytes") {
             try DocumentValidation.validate(.string(largest + "x"), at: FieldPath(segments: ["a", "b"]))
         }
     }

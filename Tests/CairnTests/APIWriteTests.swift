@@ -124,6 +124,40 @@ struct APIWriteTests {
         }
     }
 
+    @Test("Transaction writes are validated as other writes: too deep, even 100,000 levels, is invalidArgument")
+    func transactionWriteValidation() async throws {
+        let env = APITestEnvironment()
+        let ref = env.db.document("c/d")
+        for levels in [21, 100_000] {
+            // The blocks capture the holder, not the data, so that the data is released here, level by level.
+            let holder = DeepDataHolder(DeepData.nested(levels))
+            do {
+                _ = try await env.db.runTransaction { transaction, _ in
+                    transaction.setData(["f": holder.value!], forDocument: ref)
+                    return nil
+                }
+                Issue.record("a transaction writing \(levels) levels succeeded")
+            } catch {
+                expectInvalidArgument(error, "exceeds the maximum depth of 20")
+            }
+            await #expect(throws: FirestoreErrorCode.self) {
+                _ = try await env.db.runTransaction { transaction, _ in
+                    transaction.updateData(["a.b": holder.value!], forDocument: ref)
+                    return nil
+                }
+            }
+            DeepData.release(&holder.value)
+        }
+        let deepPath = Cairn.FieldPath((0..<22).map { "p\($0)" })
+        await #expect(throws: FirestoreErrorCode.self) {
+            _ = try await env.db.runTransaction { transaction, _ in
+                transaction.updateData([deepPath: 1], forDocument: ref)
+                return nil
+            }
+        }
+        #expect(env.bridge.state.withLock { $0.transactionWrites }.isEmpty)
+    }
+
     @Test("Network, pending-writes and index calls reach the client; bad index JSON does not")
     func clientCalls() async throws {
         let env = APITestEnvironment()

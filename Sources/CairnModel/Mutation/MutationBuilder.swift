@@ -9,7 +9,10 @@
 ///   `a.b` replaces only `a.b`; a map value replaces the whole map); `FieldValue.delete()` only as such a
 ///   value.
 ///
-/// Bad data throws ``ModelError`` `invalidArgument` with the SDK's message, never a partial mutation.
+/// Bad data throws ``ModelError`` `invalidArgument` with the SDK's message, never a partial mutation. Every
+/// mutation built is checked against the server's limits (``DocumentValidation``'s `validate(_ mutation:)`:
+/// document IDs, field names, depth, nested arrays, sizes) before it is returned, so nothing the cache could
+/// not store and read back reaches the outbox.
 ///
 /// ```swift
 /// let builder = MutationBuilder(databaseID: DatabaseID(projectID: "demo"))
@@ -37,7 +40,7 @@ public struct MutationBuilder: Sendable {
     public func set(_ key: DocumentKey, data: [String: UserValue]) throws(ModelError) -> Mutation {
         var parser = UserDataParser(source: .set, databaseID: databaseID)
         let value = try parser.parseDocument(data)
-        return .set(key, value: value, precondition: .none, transforms: parser.transforms)
+        return try validated(.set(key, value: value, precondition: .none, transforms: parser.transforms))
     }
 
     /// `setData(data, merge: true)` (`mergeFields == nil`) or `setData(data, mergeFields:)`: writes only some
@@ -56,16 +59,21 @@ public struct MutationBuilder: Sendable {
         var parser = UserDataParser(source: .mergeSet, databaseID: databaseID)
         let value = try parser.parseDocument(data)
         guard let mergeFields else {
-            return .patch(key, value: value, mask: FieldMask(parser.fieldMask), precondition: .none,
-                          transforms: parser.transforms)
+            return try validated(.patch(key, value: value, mask: FieldMask(parser.fieldMask), precondition: .none,
+                                        transforms: parser.transforms))
         }
         for field in mergeFields where !parser.contains(field) {
             throw ModelError.invalidArgument(
                 "Field '\(field.canonicalString)' is specified in your field mask but missing from your input data.")
         }
         let mask = FieldMask(mergeFields)
-        return .patch(key, value: value, mask: mask, precondition: .none,
-                      transforms: parser.transforms.filter { mask.covers($0.field) })
+        // Only the masked fields are written: the rest of the data is not stored with the write.
+        var written = ObjectValue()
+        for path in mask.fields where !path.isEmpty {
+            if let field = value.value(at: path) { written.set(field, at: path) }
+        }
+        return try validated(.patch(key, value: written, mask: mask, precondition: .none,
+                                    transforms: parser.transforms.filter { mask.covers($0.field) }))
     }
 
     /// `updateData(data)`: writes the given field paths of an existing document (the server rejects the write
@@ -92,8 +100,8 @@ public struct MutationBuilder: Sendable {
                 value.set(parsed, at: path)
             }
         }
-        return .patch(key, value: value, mask: FieldMask(mask), precondition: .exists(true),
-                      transforms: parser.transforms)
+        return try validated(.patch(key, value: value, mask: FieldMask(mask), precondition: .exists(true),
+                                    transforms: parser.transforms))
     }
 
     /// A query argument (`whereField(_:isEqualTo:)`, an `in` element, a cursor value): plain data, checked as
@@ -111,9 +119,17 @@ public struct MutationBuilder: Sendable {
     /// `delete()`: deletes the document, whether or not it exists.
     ///
     /// ```swift
-    /// builder.delete(key)   // delete(users/ada, none)
+    /// try builder.delete(key)   // delete(users/ada, none)
     /// ```
-    public func delete(_ key: DocumentKey) -> Mutation {
-        .delete(key, precondition: .none)
+    ///
+    /// - Throws: ``ModelError`` `invalidArgument` when the key breaks ``PathValidation``'s rules.
+    public func delete(_ key: DocumentKey) throws(ModelError) -> Mutation {
+        try validated(.delete(key, precondition: .none))
+    }
+
+    /// `mutation`, once ``DocumentValidation`` accepts it.
+    private func validated(_ mutation: Mutation) throws(ModelError) -> Mutation {
+        try DocumentValidation.validate(mutation)
+        return mutation
     }
 }

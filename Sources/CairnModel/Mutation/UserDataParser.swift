@@ -22,23 +22,27 @@ struct UserDataParser {
         var isWrite: Bool { self != .argument }
     }
 
-    /// Where in the data the parser is: the field path (`nil` inside an array, whose elements have no path)
-    /// and whether the value is an array element.
+    /// Where in the data the parser is: the field path (`nil` inside an array, whose elements have no path),
+    /// whether the value is an array element, and the depth a map or array here would have (the document is
+    /// depth 0, a top-level field's map depth 1).
     struct Context {
         var path: FieldPath?
         var isArrayElement: Bool
+        var depth: Int
 
-        static let root = Context(path: FieldPath(segments: []), isArrayElement: false)
+        static let root = Context(path: FieldPath(segments: []), isArrayElement: false, depth: 0)
 
         func child(_ segment: String) -> Context {
-            Context(path: path.map { FieldPath(segments: $0.segments + [segment]) }, isArrayElement: false)
+            Context(path: path.map { FieldPath(segments: $0.segments + [segment]) }, isArrayElement: false,
+                    depth: depth + 1)
         }
 
         func child(_ subpath: FieldPath) -> Context {
-            Context(path: path.map { FieldPath(segments: $0.segments + subpath.segments) }, isArrayElement: false)
+            Context(path: path.map { FieldPath(segments: $0.segments + subpath.segments) }, isArrayElement: false,
+                    depth: depth + subpath.count)
         }
 
-        var arrayElement: Context { Context(path: nil, isArrayElement: true) }
+        var arrayElement: Context { Context(path: nil, isArrayElement: true, depth: depth + 1) }
 
         /// ` (found in field a.b)`, or nothing at the root and inside arrays.
         var fieldDescription: String {
@@ -69,8 +73,17 @@ struct UserDataParser {
         try parseMap(fields, context: .root)
     }
 
-    /// One value at `context`; `nil` for a sentinel, which contributes no value.
+    /// One value at `context`; `nil` for a sentinel, which contributes no value. Maps and arrays deeper than
+    /// ``DocumentValidation/maxDepth`` stop the walk, so deep input never recurses far.
     mutating func parse(_ value: UserValue, context: Context) throws(ModelError) -> Value? {
+        switch value {
+        case .map, .array, .value(.map), .value(.array):
+            if let problem = DocumentValidation.depthProblem(context.depth) {
+                throw ModelError.invalidArgument("Invalid data. \(problem)\(context.fieldDescription)")
+            }
+        default:
+            break
+        }
         switch value {
         case .map(let fields):
             return .map(try parseMap(fields, context: context))

@@ -12,7 +12,12 @@
 /// - timestamps and geopoints are in range (``ValueRanges``);
 /// - the document's IDs and name satisfy ``PathValidation``;
 /// - a field value is at most 1 MiB - 89 bytes (1,048,487) and the document at most 1 MiB (1,048,576), in
-///   Firestore's storage size (``storageSize(of:key:)``).
+///   Firestore's storage size (``storageSize(of:key:)``). The size messages are the server's ("Document 'c/d'
+///   cannot be written because its size (1,048,577 bytes) exceeds the maximum allowed size of 1,048,576 bytes.",
+///   "The value of property "s" is longer than 1048487 bytes."), with a remedy added.
+///
+/// Whatever passes nests at most 20 levels, far below what the cache's document codec reads back
+/// (``DocumentCodec/maxNestingDepth``).
 ///
 /// Documents the server sends are not validated: they were accepted by the server already.
 ///
@@ -42,12 +47,7 @@ public enum DocumentValidation {
             try checker.checkField(name, value, enclosingDepth: 0)
         }
         let size = storageSize(of: data, key: key)
-        if size > maxDocumentBytes {
-            throw ModelError.invalidArgument(
-                "Invalid data. Document \(key) is \(size) bytes, which exceeds the maximum document size of "
-                    + "\(maxDocumentBytes) bytes (1 MiB) as Firestore counts storage size. Split the document or "
-                    + "store large values elsewhere (for example in Cloud Storage).")
-        }
+        if let problem = sizeProblem(size, key: key) { throw ModelError.invalidArgument(problem) }
         // A field value can only exceed its limit in a document that exceeds it too.
         if size > maxFieldValueBytes {
             for (name, value) in data.fields {
@@ -57,9 +57,10 @@ public enum DocumentValidation {
     }
 
     /// Checks one value a write stores at `path` (an `updateData` entry, a merge field, a transform operand):
-    /// the path itself (``FieldValidation/validateWritableFieldPath(_:)``), the value's nesting counted from the
-    /// document root, its contents, and its size. The size of the resulting document depends on the stored
-    /// document and is for the server to check.
+    /// the path itself (``FieldValidation/validateWritableFieldPath(_:)``), the maps the path implies (`a.b`
+    /// puts the value inside map `a`), the value's nesting counted from the document root, its contents, and its
+    /// size. The size of the resulting document depends on the stored document: the local store checks it when
+    /// it applies the write (`LocalStore.writeLocally`), and the server when it commits it.
     ///
     /// ```swift
     /// try DocumentValidation.validate(.map(ObjectValue()), at: FieldPath(parsingDotted: "a.b"))   // ok: depth 2
@@ -69,25 +70,60 @@ public enum DocumentValidation {
     public static func validate(_ value: Value, at path: FieldPath) throws(ModelError) {
         try FieldValidation.validateWritableFieldPath(path)
         var checker = ValueChecker(document: nil, location: path.segments.map(ValueChecker.Step.field))
+        try checker.checkEnclosingMaps(path.count - 1)
         try checker.check(value, enclosingDepth: path.count - 1, inArray: false)
         try checkFieldValueSize(value, at: path, document: nil)
     }
 
-    private static func checkFieldValueSize(
+    /// Why a document of `size` storage bytes cannot be written, or `nil` when it can: the server's message
+    /// for a document over 1 MiB, with the number grouped as the server groups it.
+    ///
+    /// ```swift
+    /// DocumentValidation.sizeProblem(1_048_667, key: key)
+    /// // "Document 'users/ada' cannot be written because its size (1,048,667 bytes) exceeds the maximum
+    /// //  allowed size of 1,048,576 bytes. ..."
+    /// ```
+    public static func sizeProblem(_ size: Int, key: DocumentKey) -> String? {
+        guard size > maxDocumentBytes else { return nil }
+        return "Document '\(key)' cannot be written because its size (\(grouped(size)) bytes) exceeds the maximum "
+            + "allowed size of \(grouped(maxDocumentBytes)) bytes. Split the document or store large values "
+            + "elsewhere (for example in Cloud Storage)."
+    }
+
+    /// Why a map or array at `depth` (a top-level field's map is at depth 1) cannot be written, or `nil` when
+    /// it can. Readers of user data that recurse into it stop with this message at the limit.
+    public static func depthProblem(_ depth: Int) -> String? {
+        guard depth > maxDepth else { return nil }
+        return "The value exceeds the maximum depth of \(maxDepth) nested maps and arrays (it reaches depth "
+            + "\(depth)). Flatten the data or move the inner part to a subcollection."
+    }
+
+    /// `1048576` as `1,048,576`.
+    private static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return text
+    }
+
+    static func checkFieldValueSize(
         _ value: Value, at path: FieldPath, document: DocumentKey?
     ) throws(ModelError) {
         let size = storageSize(of: value)
         if size > maxFieldValueBytes {
             let place = document.map { " in document \($0)" } ?? ""
             throw ModelError.invalidArgument(
-                "Invalid data. The value of field \(path)\(place) is \(size) bytes, which exceeds the maximum "
-                    + "field value size of \(maxFieldValueBytes) bytes (1 MiB - 89 bytes).")
+                "Invalid data. The value of property \"\(path)\"\(place) is longer than \(maxFieldValueBytes) "
+                    + "bytes (it is \(size) bytes; a field value may be at most 1 MiB - 89 bytes).")
         }
     }
 }
 
 /// Walks a value depth-first, keeping the path to the current value for messages.
-private struct ValueChecker {
+struct ValueChecker {
     /// One step from a value to a value inside it.
     enum Step {
         case field(String)
@@ -96,10 +132,12 @@ private struct ValueChecker {
 
     let document: DocumentKey?
     var location: [Step] = []
+    /// False for the operands of array transforms, whose map keys are values, not field names.
+    var checksFieldNames = true
 
     mutating func checkField(_ name: String, _ value: Value, enclosingDepth: Int) throws(ModelError) {
         location.append(.field(name))
-        if let reason = FieldValidation.problem(withFieldName: name) { throw error(reason) }
+        if checksFieldNames, let reason = FieldValidation.problem(withFieldName: name) { throw error(reason) }
         try check(value, enclosingDepth: enclosingDepth, inArray: false)
         location.removeLast()
     }
@@ -136,12 +174,13 @@ private struct ValueChecker {
     /// The depth of a map or array inside `enclosingDepth` others, if it is allowed.
     private func enter(_ enclosingDepth: Int) throws(ModelError) -> Int {
         let depth = enclosingDepth + 1
-        if depth > DocumentValidation.maxDepth {
-            throw error(
-                "The value exceeds the maximum depth of \(DocumentValidation.maxDepth) nested maps and arrays "
-                    + "(it is at depth \(depth)). Flatten the data or move the inner part to a subcollection.")
-        }
+        if let problem = DocumentValidation.depthProblem(depth) { throw error(problem) }
         return depth
+    }
+
+    /// Checks that the `count` maps a field path implies (`a.b.c` puts `c` inside the maps `a` and `b`) fit.
+    func checkEnclosingMaps(_ count: Int) throws(ModelError) {
+        if let problem = DocumentValidation.depthProblem(count) { throw error(problem) }
     }
 
     private func error(_ reason: String) -> ModelError {

@@ -14,8 +14,9 @@ import Foundation
 /// let all = try await db.collection("cities").getDocuments().documents.map { try $0.data(as: City.self) }
 /// ```
 ///
-/// Encoding errors are thrown by the call; everything after (invalid data, write results) goes to the
-/// completion, as with the dictionary forms.
+/// Encoding errors are thrown by the call, among them `invalidArgument` for values nested deeper than
+/// Firestore's 20 levels (the encoder stops there rather than recursing on); everything after (invalid data,
+/// write results) goes to the completion, as with the dictionary forms.
 extension DocumentSnapshot {
     /// The document decoded as `T`; throws `DecodingError.valueNotFound` when the document does not exist.
     public func data<T: Decodable>(

@@ -1,3 +1,4 @@
+import CairnModel
 import Foundation
 
 extension Firestore {
@@ -7,6 +8,10 @@ extension Firestore {
     /// ``FieldValue``, `Date` (as a timestamp) and `Data` (as bytes). Optionals that are `nil` are left out (use
     /// ``ExplicitNull`` for an explicit `null`); ``DocumentID`` properties are never written; a `nil`
     /// ``ServerTimestamp`` is written as `FieldValue.serverTimestamp()`.
+    ///
+    /// Values nested deeper than Firestore allows (20 levels of maps and arrays) stop the encoding with
+    /// ``FirestoreErrorCode`` `invalidArgument` instead of recursing on, so a self-referencing or very deep
+    /// structure cannot exhaust the stack.
     ///
     /// ```swift
     /// struct City: Codable { var name: String; var population: Int }
@@ -46,12 +51,27 @@ final class FirestoreValueEncoder: Swift.Encoder {
         var content: Content = .empty
 
         /// The finished value: maps and arrays of their nodes' values; `nil` for a node that wrote nothing.
-        func resolve() -> Any? {
+        /// `codingPath` is where the node sits; nested containers deeper than Firestore allows throw.
+        func resolve(at codingPath: [any CodingKey]) throws -> Any? {
             switch content {
-            case .empty: nil
-            case .value(let value): value
-            case .keyed(let children): children.compactMapValues { $0.resolve() } as [String: Any]
-            case .unkeyed(let children): children.map { $0.resolve() ?? NSNull() } as [Any]
+            case .empty:
+                return nil
+            case .value(let value):
+                return value
+            case .keyed(let children):
+                try FirestoreValueEncoder.checkDepth(codingPath)
+                var fields: [String: Any] = [:]
+                for (key, child) in children {
+                    fields[key] = try child.resolve(at: codingPath + [FieldNameKey(stringValue: key)])
+                }
+                return fields
+            case .unkeyed(let children):
+                try FirestoreValueEncoder.checkDepth(codingPath)
+                var elements: [Any] = []
+                for (index, child) in children.enumerated() {
+                    elements.append(try child.resolve(at: codingPath + [IndexKey(index)]) ?? NSNull())
+                }
+                return elements
             }
         }
     }
@@ -68,9 +88,21 @@ final class FirestoreValueEncoder: Swift.Encoder {
     /// The Firestore value of `value`: Firestore's types as they are, anything else through its `encode(to:)`.
     static func encode<T: Encodable>(_ value: T, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) throws -> Any? {
         if let direct = directValue(value) { return direct }
+        // A value here may still be a scalar (through a single-value container); only one level further down
+        // is it certainly inside a map or array that is too deep.
+        try checkDepth(codingPath.dropLast())
         let encoder = FirestoreValueEncoder(codingPath: codingPath, userInfo: userInfo)
         try value.encode(to: encoder)
-        return encoder.node.resolve()
+        return try encoder.node.resolve(at: codingPath)
+    }
+
+    /// Throws `invalidArgument` when a map or array at `codingPath` (a top-level field is at depth 1) would be
+    /// deeper than Firestore allows. The write's own validation gives the same message for what passes here.
+    static func checkDepth<Path: Collection<any CodingKey>>(_ codingPath: Path) throws {
+        guard let problem = DocumentValidation.depthProblem(codingPath.count) else { return }
+        let field = codingPath.map(\.stringValue).joined(separator: ".")
+        throw FirestoreErrorCode(
+            .invalidArgument, "Invalid data. \(problem) (found in field \(field.count <= 200 ? field : "\(field.prefix(200))…"))")
     }
 
     private static func directValue(_ value: Any) -> Any? {
@@ -232,4 +264,14 @@ struct IndexKey: CodingKey {
     init?(stringValue: String) { nil }
 
     init?(intValue: Int) { self.init(intValue) }
+}
+
+/// The coding key of a map entry, on the paths the encoder builds for its messages.
+private struct FieldNameKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+
+    init?(intValue: Int) { nil }
 }

@@ -48,7 +48,7 @@ extension DocumentReference {
     /// Deletes the document (whether or not it exists).
     public func delete(completion: ((Error?) -> Void)? = nil) {
         firestore.write(completion: completion) { () throws(FirestoreErrorCode) in
-            [self.mutationBuilder.delete(try self.key.get())]
+            [try self.deleteMutation()]
         }
     }
 
@@ -71,6 +71,16 @@ extension DocumentReference {
         let data = try UserDataReader.updateFields(fields)
         do throws(ModelError) {
             return try mutationBuilder.update(key, data: data)
+        } catch {
+            throw FirestoreErrorCode(error)
+        }
+    }
+
+    /// The mutation of `delete()`.
+    func deleteMutation() throws(FirestoreErrorCode) -> Mutation {
+        let key = try self.key.get()
+        do throws(ModelError) {
+            return try mutationBuilder.delete(key)
         } catch {
             throw FirestoreErrorCode(error)
         }

@@ -10,6 +10,10 @@ import Foundation
 /// ``DocumentReference``, arrays, string-keyed dictionaries, and ``FieldValue`` sentinels. Anything else is
 /// `invalidArgument` "Unsupported type: T (found in field a.b)".
 ///
+/// The reader recurses into maps and arrays only down to Firestore's depth limit
+/// (`DocumentValidation.maxDepth`, 20): deeper input is `invalidArgument` at once, so no input, however deep,
+/// can exhaust the stack.
+///
 /// ```swift
 /// try UserDataReader.document(["name": "Ada", "born": Date(), "tags": ["math"]])
 /// try UserDataReader.document(["bad": URL(string: "https://x")!])
@@ -20,7 +24,7 @@ enum UserDataReader {
     static func document(_ data: [String: Any]) throws(FirestoreErrorCode) -> [String: UserValue] {
         var result: [String: UserValue] = [:]
         for (key, value) in data {
-            result[key] = try userValue(value, path: [key])
+            result[key] = try userValue(value, path: [key], depth: 1)
         }
         return result
     }
@@ -40,17 +44,32 @@ enum UserDataReader {
                     "Dictionary keys in updateData: must be Strings or FieldPaths, but one is "
                         + "\(type(of: key.base)).")
             }
-            result[path] = try userValue(value, path: path.segments)
+            result[path] = try userValue(value, path: path.segments, depth: path.count)
         }
         return result
     }
 
-    /// One value at `path` (`nil` inside arrays, whose elements Firebase's messages do not locate).
-    static func userValue(_ value: Any, path: [String]?) throws(FirestoreErrorCode) -> UserValue {
+    /// One value at `path` (`nil` inside arrays, whose elements Firebase's messages do not locate), where a map
+    /// or array would sit at `depth` (a top-level field's map is at depth 1).
+    static func userValue(_ value: Any, path: [String]?, depth: Int = 0) throws(FirestoreErrorCode) -> UserValue {
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
             return try .value(numberValue(number, path: path))
         }
         switch value {
+        // Containers first: on Linux a cast of a dictionary or array to a class type (NSNull, Timestamp, ...)
+        // bridges the whole value to Foundation, recursively, which deep input would overflow.
+        case let dictionary as [String: Any]:
+            try checkDepth(depth, path: path)
+            var fields: [String: UserValue] = [:]
+            for (key, element) in dictionary {
+                fields[key] = try userValue(element, path: path.map { $0 + [key] }, depth: depth + 1)
+            }
+            return .map(fields)
+        case let array as [Any]:
+            try checkDepth(depth, path: path)
+            return .array(try array.map { element throws(FirestoreErrorCode) in
+                try userValue(element, path: nil, depth: depth + 1)
+            })
         case is NSNull:
             return .value(.null)
         case let bool as Bool:
@@ -96,21 +115,20 @@ enum UserDataReader {
             return .value(.reference(reference.firestore.databaseID, try reference.key.get()))
         case let fieldValue as FieldValue:
             return try fieldValue.sentinel.get()
-        case let dictionary as [String: Any]:
-            var fields: [String: UserValue] = [:]
-            for (key, element) in dictionary {
-                fields[key] = try userValue(element, path: path.map { $0 + [key] })
-            }
-            return .map(fields)
-        case let array as [Any]:
-            return .array(try array.map { element throws(FirestoreErrorCode) in try userValue(element, path: nil) })
         default:
             let mirror = Mirror(reflecting: value)
             if mirror.displayStyle == .optional {
                 guard let wrapped = mirror.children.first?.value else { return .value(.null) }
-                return try userValue(wrapped, path: path)
+                return try userValue(wrapped, path: path, depth: depth)
             }
             throw invalid("Unsupported type: \(type(of: value))", path: path)
+        }
+    }
+
+    /// Stops the walk at a map or array deeper than Firestore allows, before recursing into it.
+    private static func checkDepth(_ depth: Int, path: [String]?) throws(FirestoreErrorCode) {
+        if let problem = DocumentValidation.depthProblem(depth) {
+            throw invalid("Invalid data. \(problem)", path: path)
         }
     }
 

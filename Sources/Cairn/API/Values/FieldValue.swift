@@ -46,7 +46,7 @@ public final class FieldValue: Sendable, CustomStringConvertible {
     private static func arguments(_ elements: [Any]) -> Result<[UserValue], FirestoreErrorCode> {
         do throws(FirestoreErrorCode) {
             return .success(try elements.map { element throws(FirestoreErrorCode) in
-                try UserDataReader.userValue(element, path: nil)
+                try UserDataReader.userValue(element, path: nil, depth: 1)
             })
         } catch {
             return .failure(error)

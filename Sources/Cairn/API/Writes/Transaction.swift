@@ -85,7 +85,7 @@ public final class Transaction: @unchecked Sendable {
     /// Deletes the document.
     @discardableResult
     public func deleteDocument(_ document: DocumentReference) -> Transaction {
-        add(document) { () throws(FirestoreErrorCode) in document.mutationBuilder.delete(try document.key.get()) }
+        add(document) { () throws(FirestoreErrorCode) in try document.deleteMutation() }
     }
 
     /// The error of the attempt's first invalid write, if any.

@@ -62,7 +62,7 @@ public final class WriteBatch: @unchecked Sendable {
     /// Deletes the document.
     @discardableResult
     public func deleteDocument(_ document: DocumentReference) -> WriteBatch {
-        add(document) { () throws(FirestoreErrorCode) in document.mutationBuilder.delete(try document.key.get()) }
+        add(document) { () throws(FirestoreErrorCode) in try document.deleteMutation() }
     }
 
     /// Commits the batch; `completion` runs when the server has applied it (or it failed).
