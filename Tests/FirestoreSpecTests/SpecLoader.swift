@@ -52,7 +52,8 @@ enum SpecLoader {
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue {
             return true
         }
-        let message = "the spec-test folder \(directory.path) does not exist; set CAIRN_SPEC_DIR to the JSON files"
+        let message = "the spec-test folder \(directory.path) does not exist (Firebase's spec JSON files, "
+            + "../shared/firestore-spec beside the checkout; CAIRN_SPEC_DIR points the spec run elsewhere)"
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("\(message)", sourceLocation: sourceLocation)
         } else if !reportedMissing.withLock({ reported in defer { reported = true }; return reported }) {
