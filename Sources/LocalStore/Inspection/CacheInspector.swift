@@ -71,6 +71,18 @@ public final class CacheInspector {
         if let store { try? store.close() } else { try? log.close() }
     }
 
+    /// The record of the last automatic recovery from damage (``DamagedCacheRecovery``): when, why, where the
+    /// damaged copy is and what was kept; nil when the cache was never recovered.
+    ///
+    /// - Throws: ``InspectionError`` `.corruption` when the record exists but cannot be read.
+    public func recovery() throws -> CacheRecoveryRecord? {
+        do {
+            return try CacheRecoveryRecord.read(in: directory)
+        } catch {
+            throw InspectionError.wrap(error, directory: directory)
+        }
+    }
+
     /// The replayed cache, or an error naming why replay failed.
     func replayed() throws -> LocalStore {
         guard let store else {
