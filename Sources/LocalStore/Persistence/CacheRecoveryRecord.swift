@@ -28,7 +28,7 @@ public struct CacheRecoveryRecord: Sendable, Equatable, Codable {
     public var recordsOfUnfinishedBatches: Int
     /// Pending write batches (the outbox) in the fresh cache, all users.
     public var pendingBatchesKept: Int
-    /// Why nothing could be salvaged, so the fresh cache started empty; nil when salvage worked.
+    /// Why salvage failed or its result could not be opened, so the fresh cache started empty; nil when it worked.
     public var salvageFailure: String?
 
     /// One line for logs and `cairn inspect` ("this cache was " + summary): when, why, where the damaged copy
@@ -40,7 +40,7 @@ public struct CacheRecoveryRecord: Sendable, Equatable, Codable {
             return start + "salvage kept \(recordsKept) record(s) and \(pendingBatchesKept) pending write batch(es), lost "
                 + "\(damagedRanges.count) damaged range(s) and \(recordsOfUnfinishedBatches) record(s) of unfinished batches"
         }
-        return start + "nothing could be salvaged (\(salvageFailure)), so the cache started empty"
+        return start + "salvage failed (\(salvageFailure)), so the cache started empty"
     }
 
     /// The record in `directory`, nil when the cache was never recovered.

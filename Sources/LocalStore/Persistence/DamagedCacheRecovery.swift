@@ -3,7 +3,8 @@ import SegmentLog
 
 /// Opening a persistent cache that may be damaged, so that damage never leaves an app stuck. Damage is what
 /// the log reports as `.corruption` (a damaged MANIFEST, a sealed segment that is missing, short or garbage, a
-/// damaged frame met by replay) and a directory whose MANIFEST is gone while its segment files remain.
+/// damaged frame met by replay), and a MANIFEST that is missing or overwritten (not a manifest at all) while
+/// segment files holding frames remain.
 ///
 /// With `recover: true` the damaged directory is renamed to a private sibling `<dir>.damaged-<UTC time>` and
 /// kept for inspection, every intact record is salvaged from it into a fresh cache at the original path
@@ -25,12 +26,12 @@ public enum DamagedCacheRecovery {
         at directory: String, recover: Bool, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
     ) throws -> (store: LocalStore, recovery: CacheRecoveryRecord?) {
         let damage: String
-        if let missing = missingManifest(in: directory) {
-            damage = missing
+        if !FileManager.default.fileExists(atPath: directory + "/MANIFEST"), let segments = segmentsWithFrames(in: directory) {
+            damage = "MANIFEST is missing but \(segments.count) segment file(s) hold frames (\(segments.joined(separator: ", ")))"
         } else {
             do {
                 return (try LocalStore.open(at: directory, configuration: configuration), nil)
-            } catch let error as LocalStoreError where error.storage?.code == .corruption {
+            } catch let error as LocalStoreError where isDamage(error, in: directory) {
                 damage = error.storage.map { $0.message + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
             }
         }
@@ -40,7 +41,7 @@ public enum DamagedCacheRecovery {
                 "\(directory): \(damage). Nothing in the directory was changed. Run `cairn verify \(directory)` for a full "
                     + "report and `cairn salvage \(directory) --output NEW` to copy every intact record (pending "
                     + "writes included) into a new directory, then put NEW in its place; or delete the directory to "
-                    + "start empty; or open it with automatic recovery (the default) to do both by itself.")
+                    + "start empty; or let Cairn recover it by itself (PersistentCacheSettings onDamage: .recover, the default).")
         }
         return try recoverDamaged(directory, damage: damage, configuration: configuration)
     }
@@ -88,25 +89,31 @@ public enum DamagedCacheRecovery {
         return (store, record)
     }
 
-    /// The damage of a directory whose MANIFEST is gone while segment files holding frames remain (each
-    /// segment starts with a 28-byte header, FORMAT.md); nil for anything else, which the log judges itself.
-    /// Checked before opening, so that the log does not start clearing the directory as a new log.
-    static func missingManifest(in directory: String) -> String? {
+    /// True for damage: `.corruption` anywhere, and a MANIFEST that is not one (overwritten, zeroed) in a
+    /// directory whose segment files hold frames.
+    private static func isDamage(_ error: LocalStoreError, in directory: String) -> Bool {
+        guard let storage = error.storage else { return false }
+        if storage.code == .corruption { return true }
+        return storage.code == .notALog && storage.path?.hasSuffix("/MANIFEST") == true
+            && segmentsWithFrames(in: directory) != nil
+    }
+
+    /// The segment files holding more than their 28-byte header (FORMAT.md), by name, when the directory holds
+    /// nothing but a log's files and at least one such segment; nil otherwise (an empty or new cache, or a
+    /// directory that is not a cache, which the log judges itself). Checked before opening a directory without
+    /// MANIFEST, so that the log does not start clearing it as a new log.
+    static func segmentsWithFrames(in directory: String) -> [String]? {
         let files = FileManager.default
-        guard !files.fileExists(atPath: directory + "/MANIFEST"),
-              let names = try? files.contentsOfDirectory(atPath: directory)
-        else { return nil }
+        guard let names = try? files.contentsOfDirectory(atPath: directory) else { return nil }
         let bookkeeping: Set<String> = [
-            "LOCK", "MANIFEST.tmp", CacheRecoveryRecord.fileName, CacheRecoveryRecord.temporaryFileName,
+            "LOCK", "MANIFEST", "MANIFEST.tmp", CacheRecoveryRecord.fileName, CacheRecoveryRecord.temporaryFileName,
         ]
-        let segments = names.filter(isSegmentFileName)
         guard names.allSatisfy({ bookkeeping.contains($0) || isSegmentFileName($0) }) else { return nil }
-        let withFrames = segments.filter { name in
+        let withFrames = names.filter(isSegmentFileName).filter { name in
             let attributes = try? files.attributesOfItem(atPath: directory + "/" + name)
             return ((attributes?[.size] as? NSNumber)?.intValue ?? 0) > 28
         }
-        guard !withFrames.isEmpty else { return nil }
-        return "MANIFEST is missing but \(withFrames.count) segment file(s) hold frames (\(withFrames.sorted().joined(separator: ", ")))"
+        return withFrames.isEmpty ? nil : withFrames.sorted()
     }
 
     /// `000000000007.seg`: twelve digits and `.seg` (FORMAT.md).
