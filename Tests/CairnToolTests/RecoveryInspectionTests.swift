@@ -32,6 +32,26 @@ struct RecoveryInspectionTests {
         #expect(try Cairn.run(["verify", record.damagedCopy]).status != 0, "the damaged copy is kept as it was")
     }
 
+    @Test("verify reports a MANIFEST that is missing or zeroed while segments hold frames as damage (exit 1)")
+    func verifyNamesManifestDamage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let missing = directory.path + "/missing", zeroed = directory.path + "/zeroed"
+        try SampleCache.build(at: missing)
+        try SampleCache.build(at: zeroed)
+        try FileManager.default.removeItem(atPath: missing + "/MANIFEST")
+        let size = try Data(contentsOf: URL(fileURLWithPath: zeroed + "/MANIFEST")).count
+        try Data(count: size).write(to: URL(fileURLWithPath: zeroed + "/MANIFEST"))
+        for (cache, damage) in [(missing, "MANIFEST is missing but"), (zeroed, "MANIFEST is not a Cairn segment-log manifest")] {
+            let before = try snapshot(of: cache)
+            let run = try Cairn.run(["verify", cache])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains(damage), "\(run.stderr)")
+            #expect(run.stderr.contains("cairn salvage \(cache) --output NEW"), "\(run.stderr)")
+            #expect(try snapshot(of: cache) == before)
+        }
+    }
+
     @Test("a damaged cache opened without recovery is dataLoss and left byte for byte as it was")
     func failLeavesDirectoryUnchanged() throws {
         let directory = try TemporaryDirectory()
@@ -51,14 +71,15 @@ struct RecoveryInspectionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["cache"])
     }
 
-    @Test("a locked cache is not damage: the lock error comes back and nothing moves")
-    func lockedIsNotDamage() throws {
+    @Test("a cache another owner holds is not recovered, even with its MANIFEST gone: the lock error, nothing moves")
+    func lockedIsNotRecovered() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
         let cache = directory.path + "/cache"
         try SampleCache.build(at: cache)
         let owner = try LocalStore.open(at: cache, configuration: SampleCache.configuration)
         defer { try? owner.close() }
+        try FileManager.default.removeItem(atPath: cache + "/MANIFEST")
         do {
             _ = try DamagedCacheRecovery.open(at: cache, recover: true, configuration: SampleCache.configuration)
             Issue.record("a locked cache opened twice")

@@ -26,13 +26,18 @@ public enum DamagedCacheRecovery {
         at directory: String, recover: Bool, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
     ) throws -> (store: LocalStore, recovery: CacheRecoveryRecord?) {
         let damage: String
-        if !FileManager.default.fileExists(atPath: directory + "/MANIFEST"), let segments = segmentsWithFrames(in: directory) {
-            damage = "MANIFEST is missing but \(segments.count) segment file(s) hold frames (\(segments.joined(separator: ", ")))"
+        if let missing = manifestDamage(in: directory) {
+            damage = missing
         } else {
             do {
                 return (try LocalStore.open(at: directory, configuration: configuration), nil)
-            } catch let error as LocalStoreError where isDamage(error, in: directory) {
+            } catch let error as LocalStoreError where error.storage?.code == .corruption {
                 damage = error.storage.map { $0.message + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
+            } catch let error as LocalStoreError {
+                guard let storage = error.storage, let overwritten = manifestDamage(in: directory, error: storage) else {
+                    throw error
+                }
+                damage = overwritten
             }
         }
         guard recover else {
@@ -89,20 +94,26 @@ public enum DamagedCacheRecovery {
         return (store, record)
     }
 
-    /// True for damage: `.corruption` anywhere, and a MANIFEST that is not one (overwritten, zeroed) in a
-    /// directory whose segment files hold frames.
-    private static func isDamage(_ error: LocalStoreError, in directory: String) -> Bool {
-        guard let storage = error.storage else { return false }
-        if storage.code == .corruption { return true }
-        return storage.code == .notALog && storage.path?.hasSuffix("/MANIFEST") == true
-            && segmentsWithFrames(in: directory) != nil
+    /// The damage of a log whose MANIFEST is missing (no `error`) or that the log rejects as no manifest at all
+    /// (`error` `.notALog` for the MANIFEST: zeroed, overwritten) while segment files hold frames; nil otherwise.
+    /// Also used by ``CacheInspector``, so that `cairn verify` reports such a cache as damaged.
+    static func manifestDamage(in directory: String, error: StorageError? = nil) -> String? {
+        if let error {
+            guard error.code == .notALog, error.path?.hasSuffix("/MANIFEST") == true, segmentsWithFrames(in: directory) != nil
+            else { return nil }
+            return error.message + (error.path.map { " [\($0)]" } ?? "")
+        }
+        guard !FileManager.default.fileExists(atPath: directory + "/MANIFEST"),
+              let segments = segmentsWithFrames(in: directory)
+        else { return nil }
+        return "MANIFEST is missing but \(segments.count) segment file(s) hold frames (\(segments.joined(separator: ", ")))"
     }
 
     /// The segment files holding more than their 28-byte header (FORMAT.md), by name, when the directory holds
     /// nothing but a log's files and at least one such segment; nil otherwise (an empty or new cache, or a
     /// directory that is not a cache, which the log judges itself). Checked before opening a directory without
     /// MANIFEST, so that the log does not start clearing it as a new log.
-    static func segmentsWithFrames(in directory: String) -> [String]? {
+    private static func segmentsWithFrames(in directory: String) -> [String]? {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: directory) else { return nil }
         let bookkeeping: Set<String> = [
