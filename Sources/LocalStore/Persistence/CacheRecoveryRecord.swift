@@ -66,7 +66,7 @@ public struct CacheRecoveryRecord: Sendable, Equatable, Codable {
     func write(in directory: String) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let temporary = directory + "/" + Self.temporaryFileName
         do {
             let data = try encoder.encode(self)
