@@ -27,7 +27,7 @@ struct APISettingsTests {
             let env = APITestEnvironment { settings in
                 settings.cacheSettings = PersistentCacheSettings(sizeBytes: NSNumber(value: size))
             }
-            guard case .persistent(let directory, let sizeBytes) = env.bridge.configuration.cache else {
+            guard case .persistent(let directory, let sizeBytes, _) = env.bridge.configuration.cache else {
                 Issue.record("expected a persistent cache")
                 continue
             }

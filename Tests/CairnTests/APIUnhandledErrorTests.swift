@@ -48,4 +48,23 @@ struct APIUnhandledErrorTests {
         #expect(received.withLock { $0 }.count == 1)
         #expect(received.withLock { $0 }.first?.contains("Nested arrays are not supported") == true)
     }
+
+    @Test("A damaged cache's recovery is reported in one line: the damage, the damaged copy, what was kept")
+    func damagedCacheRecoveryReported() async throws {
+        let env = EndToEndEnvironment()
+        try await DamagedCacheFixture.writeOfflineData(env)
+        try await env.restart()
+        try DamagedCacheFixture.Damage.deleteManifest.apply(to: env.directory)
+        let messages = try await collect(mentioning: env.directory.path) {
+            _ = try await env.db.collection("cities").getDocuments(source: .cache)
+        }
+        let copy = try #require(try DamagedCacheFixture.damagedCopies(of: env.directory).first)
+        #expect(messages.count == 1, "\(messages)")
+        let message = try #require(messages.first)
+        #expect(message.hasPrefix("Data loss: the local cache at \(env.directory.path) was recovered at "), "\(message)")
+        #expect(message.contains("MANIFEST is missing"))
+        #expect(message.contains("the damaged copy is kept in \(copy.path)"))
+        #expect(message.contains("and 9 pending write batch(es), lost 0 damaged range(s)"), "\(message)")
+        await DamagedCacheFixture.tearDown(env)
+    }
 }

@@ -12,7 +12,8 @@ struct InspectCommand: ParsableCommand {
             oldest pending batch; the saved targets; the globals; the field indexes, each with the documents \
             a backfill reads after the next open and the entries it then holds (entries are not stored: the \
             inspector backfills in memory), and whether automatic index creation is on; and the bytes on disk \
-            against the cache-size threshold (give the app's with --threshold).
+            against the cache-size threshold (give the app's with --threshold). A cache that the app recovered \
+            from damage by itself first says when, why, where the damaged copy is and what was kept.
             Live and dead are exact: the cache's own replay decides which records are superseded.
             Opens the directory read-only and changes nothing.
 
@@ -34,6 +35,7 @@ struct InspectCommand: ParsableCommand {
     static func render(_ report: CacheReport) -> String {
         let statistics = report.statistics
         var lines = ["format version \(report.formatVersion)", ""]
+        if let recovery = report.recovery { lines += ["this cache was \(recovery.summary)", ""] }
         lines.append("segments: \(statistics.segments.count), \(formatBytes(statistics.bytesOnDisk)) on disk")
         var segmentRows = [["segment", "state", "file bytes", "frames", "compressed", "records", "record bytes",
                             "ratio", "live bytes", "dead bytes", "dead"]]

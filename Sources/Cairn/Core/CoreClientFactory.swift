@@ -38,10 +38,12 @@ enum CoreClientFactory {
         case .memory(let size?):
             persistence = .memoryLRU(cacheSizeBytes: size)
             registered = nil
-        case .persistent(let directory, let size):
+        case .persistent(let directory, let size, let onDamage):
             let path = directory.standardizedFileURL.path
             registered = (path, try register(path))
-            persistence = .disk(directory: path, cacheSizeBytes: size < 0 ? LocalStore.cacheSizeUnlimited : size)
+            persistence = .disk(
+                directory: path, cacheSizeBytes: size < 0 ? LocalStore.cacheSizeUnlimited : size,
+                recoversDamage: onDamage == .recover)
         }
         let client: FirestoreClient
         do {
@@ -67,7 +69,7 @@ enum CoreClientFactory {
     /// Deletes the persistent cache of `configuration`, after its client (if any) in this process has closed.
     /// Fails with `failedPrecondition` while a running instance, here or in another process, uses the cache.
     static func clearPersistence(_ configuration: ClientConfiguration) throws(FirestoreErrorCode) {
-        guard case .persistent(let directory, _) = configuration.cache else { return }
+        guard case .persistent(let directory, _, _) = configuration.cache else { return }
         let path = directory.standardizedFileURL.path
         try waitUntilClosed(path, purpose: "cleared")
         if let holder = SegmentLog.lockHolder(at: path) {

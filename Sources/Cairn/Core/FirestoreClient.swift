@@ -23,8 +23,9 @@ final class FirestoreClient: @unchecked Sendable {
         /// In memory only, with least-recently-used garbage collection keeping it under `cacheSizeBytes`.
         case memoryLRU(cacheSizeBytes: Int64)
         /// A persistent cache in `directory`; garbage collection keeps it under `cacheSizeBytes`
-        /// (`LocalStore.cacheSizeUnlimited` turns collection off).
-        case disk(directory: String, cacheSizeBytes: Int64)
+        /// (`LocalStore.cacheSizeUnlimited` turns collection off). A cache found damaged is recovered
+        /// (`recoversDamage`) or reported as `dataLoss` (FirestoreClient+DamagedCache.swift).
+        case disk(directory: String, cacheSizeBytes: Int64, recoversDamage: Bool = true)
     }
 
     /// Firebase's `kInitialGCDelay` and `kRegularGCDelay`.
@@ -56,7 +57,8 @@ final class FirestoreClient: @unchecked Sendable {
             switch persistence {
             case .memory: localStore = LocalStore.inMemory()
             case .memoryLRU(let size): localStore = LocalStore.inMemory(garbageCollector: .lru(thresholdBytes: size))
-            case .disk(let directory, _): localStore = try LocalStore.open(at: directory)
+            case .disk(let directory, _, let recoversDamage):
+                localStore = try Self.openPersistentCache(at: directory, recoversDamage: recoversDamage)
             }
             if user != .unauthenticated { try localStore.switchUser(to: user.localStoreID) }
         } catch {
@@ -247,7 +249,7 @@ final class FirestoreClient: @unchecked Sendable {
         let cacheSizeBytes: Int64
         switch persistence {
         case .memory: return
-        case .memoryLRU(let size), .disk(_, let size): cacheSizeBytes = size
+        case .memoryLRU(let size), .disk(_, let size, _): cacheSizeBytes = size
         }
         guard cacheSizeBytes != LocalStore.cacheSizeUnlimited else { return }
         garbageCollection = queue.enqueueAfter(delay: delay, timerID: .garbageCollection) { [weak self] in

@@ -39,12 +39,20 @@ public final class CacheInspector {
     /// Opens the cache in `directory` read-only.
     ///
     /// - Throws: ``InspectionError`` `.locked` when an app holds the directory, `.notACache` when it holds no
-    ///   cache, `.corruption` when the manifest or a segment header is damaged, `.newerFormat`, `.io`.
+    ///   cache, `.corruption` when the manifest or a segment header is damaged (also a MANIFEST that is missing
+    ///   or overwritten while segment files hold frames), `.newerFormat`, `.io`.
     public static func open(at directory: String) throws -> CacheInspector {
         do {
             let store = try LocalStore.openReadOnly(at: directory)
             return CacheInspector(directory: directory, log: store.persistentLog!, store: store, replayProblem: nil)
         } catch let error as LocalStoreError {
+            if let storage = error.storage, storage.code == .notALog,
+               let damage = DamagedCacheRecovery.manifestDamage(in: directory)
+                   ?? DamagedCacheRecovery.manifestDamage(in: directory, error: storage) {
+                throw InspectionError(
+                    .corruption, "\(damage); `cairn salvage \(directory) --output NEW` copies every intact record "
+                        + "into a new directory")
+            }
             let fatal: [StorageError.Code] = [.notALog, .locked, .formatVersion, .io]
             if let storage = error.storage, fatal.contains(storage.code) {
                 throw InspectionError.wrap(storage, directory: directory)
@@ -69,6 +77,18 @@ public final class CacheInspector {
     /// Releases the files. The inspector must not be used afterwards.
     public func close() {
         if let store { try? store.close() } else { try? log.close() }
+    }
+
+    /// The record of the last automatic recovery from damage (``DamagedCacheRecovery``): when, why, where the
+    /// damaged copy is and what was kept; nil when the cache was never recovered.
+    ///
+    /// - Throws: ``InspectionError`` `.corruption` when the record exists but cannot be read.
+    public func recovery() throws -> CacheRecoveryRecord? {
+        do {
+            return try CacheRecoveryRecord.read(in: directory)
+        } catch {
+            throw InspectionError.wrap(error, directory: directory)
+        }
     }
 
     /// The replayed cache, or an error naming why replay failed.

@@ -31,6 +31,8 @@ public struct CacheReport: Sendable {
     public var orphanedDocuments: Int
     /// A torn or unfinished write at the end of the active segment, which the next writer cuts; nil when none.
     public var unfinishedTail: String?
+    /// The last automatic recovery from damage (``CacheInspector/recovery``); nil when there was none.
+    public var recovery: CacheRecoveryRecord?
 }
 
 /// The records of one event kind.
@@ -114,7 +116,8 @@ extension CacheInspector {
             collectableTargets: store.targets.saved.count { store.targets.active[$0.key] == nil },
             orphanedDocuments: orphans.count,
             unfinishedTail: log.recoveryReport.truncatedBytes == 0 ? nil
-                : "\(log.recoveryReport.truncatedBytes) bytes (\(log.recoveryReport.tailProblem ?? "unfinished write"))")
+                : "\(log.recoveryReport.truncatedBytes) bytes (\(log.recoveryReport.tailProblem ?? "unfinished write"))",
+            recovery: try recovery())
     }
 
     private static func writtenKey(_ write: InspectionJSON) -> String? {

@@ -12,8 +12,9 @@ import Synchronization
 package struct ClientConfiguration: Sendable {
     /// The cache a client keeps.
     enum Cache: Sendable, Hashable {
-        /// On disk in `directory`, with the garbage collector's target (`-1`: unlimited).
-        case persistent(directory: URL, sizeBytes: Int64)
+        /// On disk in `directory`, with the garbage collector's target (`-1`: unlimited) and what to do when the
+        /// cache is found damaged.
+        case persistent(directory: URL, sizeBytes: Int64, onDamage: DamagedCacheHandling)
         /// In memory, with eager collection (`nil`) or LRU collection towards a target.
         case memory(lruSizeBytes: Int64?)
     }
@@ -37,7 +38,7 @@ package struct ClientConfiguration: Sendable {
             cache = .persistent(
                 directory: persistent.directory
                     ?? Self.defaultCacheDirectory(databaseID: databaseID, environment: environment),
-                sizeBytes: persistent.sizeBytes)
+                sizeBytes: persistent.sizeBytes, onDamage: persistent.onDamage)
         default:
             cache = .memory(lruSizeBytes: nil)
         }

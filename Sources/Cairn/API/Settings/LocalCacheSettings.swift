@@ -35,11 +35,15 @@ public protocol LocalCacheSettings: Sendable {}
 ///
 /// A size below 1 MiB (other than ``FirestoreCacheSizeUnlimited``) is reported as `invalidArgument` by the first
 /// call on the Firestore instance that uses these settings.
+///
+/// A cache found damaged when the instance starts is recovered by default: see ``DamagedCacheHandling``.
 public final class PersistentCacheSettings: LocalCacheSettings, Hashable, CustomStringConvertible {
     /// The garbage collector's target in bytes.
     public let sizeBytes: Int64
     /// Where the cache lives; `nil` for the default directory.
     public let directory: URL?
+    /// What happens when the cache is found damaged on open (Cairn): recover by itself (the default) or fail.
+    public let onDamage: DamagedCacheHandling
 
     /// A 100 MiB cache in the default directory.
     public convenience init() {
@@ -51,23 +55,25 @@ public final class PersistentCacheSettings: LocalCacheSettings, Hashable, Custom
         self.init(sizeBytes: size, directory: nil)
     }
 
-    /// A cache of `size` bytes in `directory` (Cairn).
-    public init(sizeBytes size: NSNumber, directory: URL?) {
+    /// A cache of `size` bytes in `directory`, recovering from damage or failing on it (Cairn).
+    public init(sizeBytes size: NSNumber, directory: URL?, onDamage: DamagedCacheHandling = .recover) {
         self.sizeBytes = size.int64Value
         self.directory = directory
+        self.onDamage = onDamage
     }
 
     public static func == (a: PersistentCacheSettings, b: PersistentCacheSettings) -> Bool {
-        a.sizeBytes == b.sizeBytes && a.directory == b.directory
+        a.sizeBytes == b.sizeBytes && a.directory == b.directory && a.onDamage == b.onDamage
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sizeBytes)
         hasher.combine(directory)
+        hasher.combine(onDamage)
     }
 
     public var description: String {
-        "PersistentCacheSettings(sizeBytes: \(sizeBytes), directory: \(directory?.path ?? "default"))"
+        "PersistentCacheSettings(sizeBytes: \(sizeBytes), directory: \(directory?.path ?? "default"), onDamage: \(onDamage))"
     }
 }
 
