@@ -52,7 +52,8 @@ extension LocalStore {
     ///     localWriteTime: Timestamp(seconds: 1_700_000_000, nanoseconds: 0))
     /// ```
     ///
-    /// - Throws: `invalidArgument` for an empty batch; `storage` when the append fails (then nothing changed).
+    /// - Throws: `invalidArgument` for an empty batch; `dataLoss` when the log already names batch id `Int.max`
+    ///   (a damaged log: no id is left); `storage` when the append fails (then nothing changed).
     @discardableResult
     public func writeLocally(
         _ mutations: [Mutation], localWriteTime: Timestamp
@@ -62,6 +63,10 @@ extension LocalStore {
             throw LocalStoreError(.invalidArgument, "a write batch needs at least one write; do not commit an empty batch")
         }
         try Self.validate(mutations)
+        guard let batchID = mutationQueue.nextBatchID else {
+            throw LocalStoreError(
+                .dataLoss, "the outbox names batch id \(Int.max), so no batch id is left; the log is damaged: clear the cache")
+        }
         try prepareOverlays()
         var keys: [DocumentKey] = []
         var before: [DocumentKey: Document] = [:]
@@ -71,7 +76,7 @@ extension LocalStore {
             before[key] = try localView(key)
         }
         let batch = MutationBatch(
-            batchID: mutationQueue.nextBatchID, localWriteTime: localWriteTime,
+            batchID: batchID, localWriteTime: localWriteTime,
             baseMutations: mutations.compactMap { $0.baseMutation(for: before[$0.key]) }, mutations: mutations)
         let written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
         // The batch is durable now: nothing below may throw, or the caller would retry a write that happened.
