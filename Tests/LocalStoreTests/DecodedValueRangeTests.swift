@@ -31,4 +31,15 @@ struct DecodedValueRangeTests {
             try store.writeLocally([.set(key("rooms/b"), value: ObjectValue())], localWriteTime: time(2))
         }
     }
+
+    @Test("a record's JSON (cairn dump --json) writes its LSN exactly, up to UInt64.max, instead of converting it to Int64")
+    func recordJSONWithLargestLSN() {
+        for lsn: UInt64 in [(1 << 62) - 1, 1 << 63, .max] {
+            let record = DecodedRecord(
+                lsn: lsn, location: RecordLocation(segment: .max, frameOffset: .max, index: .max, size: .max), kind: 255,
+                event: "unknown", key: "k", isRetired: nil, body: .object([]), problem: "unknown kind 255")
+            #expect(record.json.render().hasPrefix(
+                "{\"lsn\":\(lsn),\"segment\":4294967295,\"frameOffset\":4294967295,\"index\":4294967295,\"size\":4294967295,\"kind\":255,"))
+        }
+    }
 }
