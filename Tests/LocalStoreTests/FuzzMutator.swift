@@ -1,4 +1,5 @@
 import CairnModel
+@testable import LocalStore
 
 /// The structure-aware mutations of the event-decoder fuzz suite: each case changes one to three records of the
 /// seed log — a value's numbers set to boundary values at the sites ``FuzzSiteWalker`` finds, bits flipped,
@@ -52,9 +53,17 @@ struct FuzzMutator {
             case 14:
                 records[index].kind = UInt8(random.below(11))
                 notes.append("\(note): kind \(records[index].kind)")
-            case 15:
+            case 15 where random.below(2) == 0:
                 records[index].value = records[random.below(records.count)].value
                 notes.append("\(note): value of another record")
+            case 15:
+                // A saved target's query replaced by one no builder makes.
+                guard let target = records.indices.filter({ records[$0].kind == 5 && records[$0].key.count == 5 }).randomElement(using: &random)
+                else { continue }
+                let query = oddQuery()
+                let targetID = (try? records[target].key.withUnsafeBytes(TargetEvent.targetID)) ?? 2
+                records[target].value = TargetEvent.saved(TargetData(targetID: targetID, query: query, expectedCount: Int.min)).value
+                notes.append("record \(target) (kind 5): odd query \(query.target.canonicalID)")
             case 16:
                 records.insert(record, at: index + random.below(records.count - index + 1))
                 notes.append("\(note): duplicated")
@@ -75,6 +84,28 @@ struct FuzzMutator {
             }
         }
         return notes.joined(separator: "; ")
+    }
+
+    /// A query no builder makes but the query format holds: a root or document path with filters, an empty
+    /// collection group, operands of the wrong shape, empty field paths, empty composite filters, cursors
+    /// longer than the order or of the wrong type, limits at the edge.
+    private mutating func oddQuery() -> Query {
+        let field = [FieldPath(segments: []), FieldPath(segments: ["age"]), FieldPath.documentKey, FieldPath(segments: ["nested", "n"])]
+        let operands: [Value] = [.integer(1), .null, .array([]), .string("users/u1"), .double(.nan), .map(ObjectValue()),
+                                 .reference(DatabaseID(projectID: "p"), key("users/u1"))]
+        func pick<T>(_ items: [T]) -> T { items[random.below(items.count)] }
+        var filters: [Filter] = (0..<random.below(3)).map { _ in
+            .field(FieldFilter(pick(field), FilterOperator.allCases[random.below(FilterOperator.allCases.count)], pick(operands)))
+        }
+        if random.below(3) == 0 { filters.append(.composite(CompositeFilter(random.below(2) == 0 ? .and : .or, Array(filters.prefix(random.below(2)))))) }
+        let paths = [ResourcePath(segments: []), ResourcePath(segments: ["users"]), ResourcePath(segments: ["users", "u1"]),
+                     ResourcePath(segments: ["users", "u1", "x"])]
+        let orderBy = (0..<random.below(3)).map { _ in OrderBy(pick(field), descending: random.below(2) == 0) }
+        let bound = random.below(2) == 0 ? nil : Bound(position: (0..<random.below(4)).map { _ in pick(operands) }, inclusive: random.below(2) == 0)
+        return Query(
+            path: pick(paths), collectionGroup: pick([nil, nil, "", "users", "messages"]), filters: filters, explicitOrderBy: orderBy,
+            limit: pick([nil, 1, Int.max, Int(Int32.max) + 1]), limitType: random.below(2) == 0 ? .first : .last,
+            startAt: bound, endAt: random.below(3) == 0 ? bound : nil)
     }
 
     /// `value` with the number at `site` replaced by a boundary value (a varint may change length).
