@@ -57,7 +57,8 @@ extension LocalStore {
     /// that can never exist.
     ///
     /// - Throws: `invalidArgument` for an empty batch, a resulting document over 1 MiB, or a batch too large
-    ///   for one record of the log; `storage` when the append fails otherwise (then nothing changed).
+    ///   for one record of the log; `dataLoss` when the log already names batch id `Int.max` (a damaged log: no
+    ///   id is left); `storage` when the append fails otherwise (then nothing changed).
     @discardableResult
     public func writeLocally(
         _ mutations: [Mutation], localWriteTime: Timestamp
@@ -67,6 +68,10 @@ extension LocalStore {
             throw LocalStoreError(.invalidArgument, "a write batch needs at least one write; do not commit an empty batch")
         }
         try Self.validate(mutations)
+        guard let batchID = mutationQueue.nextBatchID else {
+            throw LocalStoreError(
+                .dataLoss, "the outbox names batch id \(Int.max), so no batch id is left; the log is damaged: clear the cache")
+        }
         try prepareOverlays()
         var keys: [DocumentKey] = []
         var before: [DocumentKey: Document] = [:]
@@ -76,7 +81,7 @@ extension LocalStore {
             before[key] = try localView(key)
         }
         let batch = MutationBatch(
-            batchID: mutationQueue.nextBatchID, localWriteTime: localWriteTime,
+            batchID: batchID, localWriteTime: localWriteTime,
             baseMutations: mutations.compactMap { $0.baseMutation(for: before[$0.key]) }, mutations: mutations)
         var changed: [DocumentKey: Document?] = [:]
         for key in keys {

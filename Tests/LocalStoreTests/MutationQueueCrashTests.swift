@@ -27,7 +27,7 @@ struct MutationQueueCrashTests: MutationQueueTesting {
 
     /// What the outbox and the documents look like: pending ids, next id, local and remote views.
     func snapshot(_ store: LocalStore) throws -> [String] {
-        ["pending \(store.pendingBatchIDs), next \(store.mutationQueue.nextBatchID)"]
+        ["pending \(store.pendingBatchIDs), next \(store.mutationQueue.nextBatchID ?? 0)"]
             + (try keys.map { "local " + describe(try store.localDocument($0)) })
             + (try keys.map { "remote " + describe(try store.remoteDocument($0)) })
     }

@@ -76,17 +76,7 @@ struct DumpCommand: ParsableCommand {
         return "\(record.lsn)  \(record.location)  \(record.event)  \(record.key)  \(state)  \(contents)"
     }
 
-    static func jsonLine(_ record: DecodedRecord) -> String {
-        var members: [(String, InspectionJSON)] = [
-            ("lsn", .integer(Int64(record.lsn))), ("segment", .integer(Int64(record.location.segment))),
-            ("frameOffset", .integer(Int64(record.location.frameOffset))), ("index", .integer(Int64(record.location.index))),
-            ("size", .integer(Int64(record.location.size))), ("kind", .integer(Int64(record.kind))),
-            ("event", .string(record.event)), ("key", .string(record.key)),
-            ("retired", record.isRetired.map { .bool($0) } ?? .null), ("value", record.body),
-        ]
-        if let problem = record.problem { members.append(("problem", .string(problem))) }
-        return InspectionJSON.object(members).render()
-    }
+    static func jsonLine(_ record: DecodedRecord) -> String { record.json.render() }
 }
 
 /// Lines to stdout through a 64 KiB buffer.

@@ -29,6 +29,21 @@ public struct DecodedRecord: Sendable {
     /// Why the record could not be decoded, when it could not.
     public var problem: String?
 
+    /// The record as one JSON object, as `cairn dump --json` prints it: lsn, segment, frameOffset, index, size,
+    /// kind, event, key, retired, value, and problem when there is one. Every number is written exactly, whatever
+    /// the log holds.
+    public var json: InspectionJSON {
+        var members: [(String, InspectionJSON)] = [
+            ("lsn", .unsigned(lsn)), ("segment", .unsigned(UInt64(location.segment))),
+            ("frameOffset", .unsigned(UInt64(location.frameOffset))), ("index", .unsigned(UInt64(location.index))),
+            ("size", .unsigned(UInt64(location.size))), ("kind", .unsigned(UInt64(kind))),
+            ("event", .string(event)), ("key", .string(key)),
+            ("retired", isRetired.map { .bool($0) } ?? .null), ("value", body),
+        ]
+        if let problem { members.append(("problem", .string(problem))) }
+        return .object(members)
+    }
+
     /// The event names by record kind, as `dump --type` accepts them.
     public static let eventNames: [UInt8: String] = Dictionary(
         uniqueKeysWithValues: EventKind.allCases.map { ($0.rawValue, "\($0)") })

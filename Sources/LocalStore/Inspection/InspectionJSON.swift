@@ -26,6 +26,8 @@ public indirect enum InspectionJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
+    /// A count or sequence number that may exceed `Int64` (an LSN, a size): digits, like ``integer(_:)``.
+    case unsigned(UInt64)
     /// A finite double; ``render()`` always writes a decimal point (before any exponent).
     case double(Double)
     case string(String)
@@ -46,6 +48,7 @@ public indirect enum InspectionJSON: Sendable, Equatable {
         case .null: text += "null"
         case .bool(let value): text += value ? "true" : "false"
         case .integer(let value): text += String(value)
+        case .unsigned(let value): text += String(value)
         case .double(let value): text += Self.formatDouble(value)
         case .string(let value): Self.writeString(value, to: &text)
         case .array(let items):

@@ -24,7 +24,7 @@ struct QueuedBatch {
 ///
 /// ```swift
 /// var view = MutationQueueView()
-/// view.append(QueuedBatch(batchID: view.nextBatchID, user: "", reference: ref, batch: batch))
+/// view.append(QueuedBatch(batchID: view.nextBatchID!, user: "", reference: ref, batch: batch))
 /// view.queue(of: "").map(\.batchID)   // [1]
 /// ```
 struct MutationQueueView {
@@ -48,8 +48,8 @@ struct MutationQueueView {
     /// replay) drops them.
     private var replayedRemovals: Set<Int> = []
 
-    /// The id the next batch gets.
-    var nextBatchID: Int { highestBatchID + 1 }
+    /// The id the next batch gets; nil when the log already names `Int.max` (only a damaged log does).
+    var nextBatchID: Int? { highestBatchID == Int.max ? nil : highestBatchID + 1 }
 
     /// A user's pending batches, ascending by id.
     func queue(of user: String) -> [QueuedBatch] { queues[user] ?? [] }
@@ -102,7 +102,7 @@ struct MutationQueueView {
     ///
     /// - Precondition: `entry.batchID` is ``nextBatchID``.
     mutating func append(_ entry: QueuedBatch) {
-        precondition(entry.batchID == nextBatchID, "batch \(entry.batchID) added when the next id is \(nextBatchID)")
+        precondition(entry.batchID == nextBatchID, "batch \(entry.batchID) added when the next id is \(nextBatchID.map(String.init) ?? "none")")
         highestBatchID = entry.batchID
         owners[entry.batchID] = entry.user
         queues[entry.user, default: []].append(entry)
