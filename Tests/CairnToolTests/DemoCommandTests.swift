@@ -11,6 +11,11 @@ struct DemoCommandTests {
         #expect(lines.first == "--offline: the public-API demo runs offline only, with no server")
         #expect(lines.contains("the data and the outbox survived: 3 of 3 documents wait for the backend"))
         #expect(!lines.contains { $0.contains("Firestore emulator") }, "no emulator is started or used")
+        // The damaged cache: verify names one damaged frame, the app recovers and keeps the other pending notes.
+        #expect(lines.contains("  cairn verify: 1 damaged frame(s) (exit 1)"), "\(run.stdout)")
+        #expect(lines.contains("  19 of 20 notes came back, 19 still pending (the damaged frame held the rest)"), "\(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix("  cairn inspect: this cache was recovered at ") }, "\(run.stdout)")
+        #expect(run.stderr.contains("was recovered"), "the app's one-line report: \(run.stderr)")
         #expect(lines.contains { $0.hasPrefix("round 1: the writer acknowledged durable batch") })
         #expect(lines.contains { $0.contains("every acknowledged batch is there") })
         #expect(lines.contains { $0.hasPrefix("compaction: ") })

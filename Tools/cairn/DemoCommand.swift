@@ -7,8 +7,9 @@ import SegmentLog
 /// `cairn demo`: the README's main command. First the public API: when the Firestore emulator is installed (or
 /// `--emulator` names a running one), the offline story against it (``EmulatorDemo``): listen, go offline, write,
 /// restart, go online, see the writes reach the server; otherwise offline only (``OfflineDemo``): listen, write,
-/// terminate, reopen, and see the documents and the outbox survive. Then the
-/// storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
+/// terminate, reopen, and see the documents and the outbox survive. Then a damaged cache (``DamagedCacheDemo``):
+/// a bit flipped in the middle of the active segment, `cairn verify` naming it, and the app recovering with its
+/// pending writes. Then the storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
 /// reopened and checked (every batch the child acknowledged is there, whole, and nothing else but at most the
 /// batch that was in flight), and compaction gives space back.
 struct DemoCommand: ParsableCommand {
@@ -33,6 +34,7 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         try runPublicAPIDemo()
+        try runDamagedCacheDemo()
         let path = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-\(getpid())").path
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: path) } }
         print("\nStorage engine under the cache: SIGKILL a writer mid-write, reopen, check — log directory: \(path)")
@@ -113,6 +115,23 @@ struct DemoCommand: ParsableCommand {
             }
         } catch {
             print("the public-API demo failed: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func runDamagedCacheDemo() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-damaged-\(getpid())")
+        print("")
+        do {
+            let pending = try runBlocking { try await DamagedCacheDemo.run(directory: cache) { print($0) } }
+            guard pending > 0 && pending < DamagedCacheDemo.notes else {
+                print("  FAILED: \(pending) of \(DamagedCacheDemo.notes) notes are still pending after the recovery")
+                throw ExitCode.failure
+            }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            print("the damaged-cache demo failed: \(error)")
             throw ExitCode.failure
         }
     }
