@@ -1,4 +1,5 @@
 import Cairn
+import CairnTestSupport
 import Foundation
 import Testing
 
@@ -81,23 +82,16 @@ struct DocumentGenerator {
         var problems: [String]
     }
 
-    private var state: UInt64
+    private var random: SeededRandom
     private let db: Firestore
     private var problems: [String] = []
 
     init(seed: UInt64, db: Firestore) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15
+        random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         self.db = db
     }
 
-    /// SplitMix64.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
 

@@ -53,17 +53,9 @@ enum DamagedCacheDemo {
     }
 
     private static func open(_ directory: URL, app name: String) throws -> (app: FirebaseApp, db: Firestore) {
-        FirebaseApp.configure(name: name, options: FirebaseOptions(projectID: "cairn-demo"))
-        guard let app = FirebaseApp.app(name: name) else {
-            throw FirestoreErrorCode(.internal, "The demo app \(name) could not be configured.")
-        }
-        let db = Firestore.firestore(app: app)
-        let settings = db.settings
-        settings.cacheSettings = PersistentCacheSettings(sizeBytes: NSNumber(value: 100 << 20), directory: directory)
-        settings.dispatchQueue = DispatchQueue(label: "cairn.demo.damage")
-        db.settings = settings
+        let db = try openPersistentFirestore(appName: name, project: "cairn-demo", directory: directory, emulator: nil)
         db.disableNetwork(completion: nil)
-        return (app, db)
+        return (db.app, db)
     }
 
     /// The segment file with the highest id: the active one in a cache this small.

@@ -60,16 +60,16 @@ struct EmulatorAddress: ExpressibleByArgument, Sendable, CustomStringConvertible
 }
 
 /// Opens app `appName` of `project` (configured on first use) with a persistent cache in `directory`, talking
-/// gRPC to the emulator at `emulator`. Callbacks run on a queue of their own.
+/// gRPC to the emulator at `emulator` (no server when it is nil). Callbacks run on a queue of their own.
 ///
 /// ```swift
 /// let db = try openPersistentFirestore(appName: "child", project: "demo", directory: cache, emulator: address)
 /// try await db.disableNetwork()
 /// ```
 func openPersistentFirestore(
-    appName: String, project: String, directory: URL, emulator: EmulatorAddress
+    appName: String, project: String, directory: URL, emulator: EmulatorAddress?
 ) throws -> Firestore {
-    GRPCTransport.install()
+    if emulator != nil { GRPCTransport.install() }
     if FirebaseApp.app(name: appName) == nil {
         FirebaseApp.configure(name: appName, options: FirebaseOptions(projectID: project))
     }
@@ -81,7 +81,7 @@ func openPersistentFirestore(
     settings.cacheSettings = PersistentCacheSettings(sizeBytes: NSNumber(value: 100 << 20), directory: directory)
     settings.dispatchQueue = DispatchQueue(label: "cairn.\(appName).callbacks")
     db.settings = settings
-    db.useEmulator(withHost: emulator.host, port: emulator.port)
+    if let emulator { db.useEmulator(withHost: emulator.host, port: emulator.port) }
     return db
 }
 
