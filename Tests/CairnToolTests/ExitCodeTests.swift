@@ -84,6 +84,8 @@ struct ExitCodeTests {
         #expect(damage.count == 1, "\(run.stdout)")
         #expect(damage.first?.contains("(\(file))") == true, "\(run.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "verify changed nothing")
+        let inspect = try Cairn.run(["inspect", directory.path])
+        #expect(inspect.stdout.contains("damage in the active segment, with durable commits after it"), "\(inspect.stdout)")
         // An app's open refuses it as corruption instead of cutting the nineteen intact writes.
         #expect {
             try LocalStore.open(at: directory.path, configuration: configuration)

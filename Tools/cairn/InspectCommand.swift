@@ -49,6 +49,9 @@ struct InspectCommand: ParsableCommand {
         }
         lines.append(indent(formatTable(segmentRows)))
         if let tail = report.unfinishedTail { lines.append("  unfinished write at the end (the next writer cuts it): \(tail)") }
+        for damage in report.activeSegmentDamage {
+            lines.append("  damage in the active segment, with durable commits after it (see cairn verify): \(damage)")
+        }
         lines.append("")
         lines.append("records by event:")
         var kindRows = [["kind", "event", "records", "bytes", "live records", "live bytes"]]

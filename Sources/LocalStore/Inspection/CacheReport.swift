@@ -31,6 +31,9 @@ public struct CacheReport: Sendable {
     public var orphanedDocuments: Int
     /// A torn or unfinished write at the end of the active segment, which the next writer cuts; nil when none.
     public var unfinishedTail: String?
+    /// Damage in the active segment followed by durable commits (corruption, not a torn write; FORMAT.md §8.3),
+    /// one description per damaged range; empty when none. A writer refuses to open such a log.
+    public var activeSegmentDamage: [String]
     /// The last automatic recovery from damage (``CacheInspector/recovery``); nil when there was none.
     public var recovery: CacheRecoveryRecord?
 }
@@ -117,6 +120,7 @@ extension CacheInspector {
             orphanedDocuments: orphans.count,
             unfinishedTail: log.recoveryReport.truncatedBytes == 0 ? nil
                 : "\(log.recoveryReport.truncatedBytes) bytes (\(log.recoveryReport.tailProblem ?? "unfinished write"))",
+            activeSegmentDamage: log.recoveryReport.activeSegmentDamage.map(\.description),
             recovery: try recovery())
     }
 
