@@ -1,0 +1,27 @@
+import Cairn
+import Foundation
+import Testing
+
+/// Firebase code as its users write it, against plain `import Cairn`: the names and shapes Firebase's Apple SDK
+/// has that Cairn lacked or spelled differently. A name that differed would make this file fail to compile; the
+/// expectations check that the code does what Firebase code expects.
+@Suite("API drop-in: Firebase's names compile and behave")
+struct APIDropInTests {
+    @Test("Filter.whereField(_:isGreaterOrEqualTo:), Firebase's Filter spelling, keeps values at or above, by String or FieldPath")
+    func filterIsGreaterOrEqualTo() async throws {
+        let env = EndToEndEnvironment(cache: .memoryEager)
+        let cities = env.db.collection("cities")
+        for (id, population) in [("SF", 870_000), ("LA", 3_900_000), ("TOK", 14_000_000), ("ZZ", 10)] {
+            cities.document(id).setData(["population": population], completion: nil)
+        }
+        let byName = try await cities.whereFilter(Filter.whereField("population", isGreaterOrEqualTo: 870_000))
+            .getDocuments(source: .cache)
+        #expect(Set(byName.documents.map(\.documentID)) == ["SF", "LA", "TOK"])
+        let byPath = try await cities.whereFilter(Filter.orFilter([
+            Filter.whereField(FieldPath(["population"]), isGreaterOrEqualTo: 3_900_000),
+            Filter.whereField("population", isEqualTo: 10),
+        ])).getDocuments(source: .cache)
+        #expect(Set(byPath.documents.map(\.documentID)) == ["LA", "TOK", "ZZ"])
+        await env.tearDown()
+    }
+}
