@@ -24,4 +24,14 @@ struct APIDropInTests {
         #expect(Set(byPath.documents.map(\.documentID)) == ["LA", "TOK", "ZZ"])
         await env.tearDown()
     }
+
+    @Test("Timestamp.copy() gives a timestamp equal to the original, as Firebase's NSCopying does")
+    func timestampCopy() throws {
+        let timestamp = Timestamp(seconds: 1_700_000_000, nanoseconds: 123)
+        let copy = try #require(timestamp.copy() as? Timestamp)
+        #expect(copy == timestamp && copy.compare(timestamp) == .orderedSame)
+        #expect(copy.hashValue == timestamp.hashValue)
+        let copying: any NSCopying = timestamp
+        #expect(copying.copy(with: nil) as? Timestamp == timestamp)
+    }
 }
