@@ -34,4 +34,18 @@ struct APIDropInTests {
         let copying: any NSCopying = timestamp
         #expect(copying.copy(with: nil) as? Timestamp == timestamp)
     }
+
+    @Test("persistentCacheIndexManager is one object per instance; managers are equal only to themselves, as NSObjects")
+    func indexManagerEquality() async throws {
+        let env = EndToEndEnvironment()
+        let other = EndToEndEnvironment()
+        let manager = try #require(env.db.persistentCacheIndexManager)
+        let again = try #require(env.db.persistentCacheIndexManager)
+        let another = try #require(other.db.persistentCacheIndexManager)
+        #expect(manager == again)
+        #expect(manager != another)
+        #expect(Set([manager, again, another]).count == 2)
+        await env.tearDown()
+        await other.tearDown()
+    }
 }
