@@ -48,4 +48,17 @@ struct APIDropInTests {
         await env.tearDown()
         await other.tearDown()
     }
+
+    @Test("The memory GC settings have Firebase's Swift names, MemoryEagerGCSetting and MemoryLRUGCSettings")
+    func memoryGCSettingNames() {
+        let settings = FirestoreSettings()
+        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
+        let eager = settings.cacheSettings as? MemoryCacheSettings
+        #expect(eager?.garbageCollectorSettings is MemoryEagerGCSetting)
+        let size: Int64 = 10 * 1024 * 1024
+        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: NSNumber(value: size)))
+        let lru = (settings.cacheSettings as? MemoryCacheSettings)?.garbageCollectorSettings as? MemoryLRUGCSettings
+        let lruSize: Int64? = lru?.sizeBytes
+        #expect(lruSize == size)
+    }
 }

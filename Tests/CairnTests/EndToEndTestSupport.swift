@@ -40,7 +40,7 @@ final class EndToEndEnvironment: @unchecked Sendable {
         case .persistent:
             settings.cacheSettings = PersistentCacheSettings(sizeBytes: NSNumber(value: 100 * 1024 * 1024), directory: directory)
         case .memoryEager:
-            settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+            settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
         case .memoryLRU(let size):
             settings.cacheSettings = MemoryCacheSettings(
                 garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: NSNumber(value: size)))

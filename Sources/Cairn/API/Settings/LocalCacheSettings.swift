@@ -88,7 +88,7 @@ public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConverti
 
     /// A memory cache with eager garbage collection.
     public convenience init() {
-        self.init(garbageCollectorSettings: MemoryEagerGCSettings())
+        self.init(garbageCollectorSettings: MemoryEagerGCSetting())
     }
 
     public init(garbageCollectorSettings: any MemoryGarbageCollectorSettings) {
@@ -98,7 +98,7 @@ public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConverti
     public var description: String { "MemoryCacheSettings(\(garbageCollectorSettings))" }
 }
 
-/// How a memory cache drops documents: ``MemoryEagerGCSettings`` or ``MemoryLRUGCSettings``.
+/// How a memory cache drops documents: ``MemoryEagerGCSetting`` or ``MemoryLRUGCSettings``.
 ///
 /// ```swift
 /// let gc: any MemoryGarbageCollectorSettings = MemoryLRUGCSettings(sizeBytes: 5_000_000)
@@ -106,15 +106,16 @@ public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConverti
 /// ```
 public protocol MemoryGarbageCollectorSettings: Sendable {}
 
-/// Drop a document as soon as no listener or pending write needs it (the memory cache's default).
+/// Drop a document as soon as no listener or pending write needs it (the memory cache's default). The name is
+/// Firebase's Swift name for `FIRMemoryEagerGCSettings` (singular, unlike ``MemoryLRUGCSettings``).
 ///
 /// ```swift
-/// MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+/// MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
 /// ```
-public final class MemoryEagerGCSettings: MemoryGarbageCollectorSettings, CustomStringConvertible {
+public final class MemoryEagerGCSetting: MemoryGarbageCollectorSettings, CustomStringConvertible {
     public init() {}
 
-    public var description: String { "MemoryEagerGCSettings()" }
+    public var description: String { "MemoryEagerGCSetting()" }
 }
 
 /// Keep documents up to a size target and drop the least recently used beyond it.
