@@ -11,6 +11,8 @@ final class EndToEndEnvironment: @unchecked Sendable {
         case persistent
         case memoryEager
         case memoryLRU(Int64)
+        /// `MemoryCacheSettings()`, whatever its default collector.
+        case memoryDefault
     }
 
     let app: FirebaseApp
@@ -44,6 +46,8 @@ final class EndToEndEnvironment: @unchecked Sendable {
         case .memoryLRU(let size):
             settings.cacheSettings = MemoryCacheSettings(
                 garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: NSNumber(value: size)))
+        case .memoryDefault:
+            settings.cacheSettings = MemoryCacheSettings()
         }
         db.settings = settings
     }
