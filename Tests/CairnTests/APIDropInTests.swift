@@ -61,4 +61,40 @@ struct APIDropInTests {
         let lruSize: Int64? = lru?.sizeBytes
         #expect(lruSize == size)
     }
+
+    @Test("FirestoreErrorCode codes match an Error in catch clauses and switch cases, as Firebase's bridged codes do")
+    func errorCodePatterns() async throws {
+        let env = EndToEndEnvironment(cache: .memoryEager)
+        let ref = env.db.collection("cities").document("SF")
+        var caught = false
+        do {
+            _ = try await ref.getDocument(source: .server)
+            Issue.record("a server read succeeded offline")
+        } catch FirestoreErrorCode.notFound {
+            Issue.record("notFound matched an unavailable error")
+        } catch FirestoreErrorCode.unavailable {
+            caught = true
+        }
+        #expect(caught)
+
+        let failure = Inbox<Error>()
+        ref.getDocument(source: .cache) { _, error in
+            if let error { failure.put(error) }
+        }
+        let error = try #require(await failure.next())
+        switch error {
+        case FirestoreErrorCode.permissionDenied:
+            Issue.record("permissionDenied matched an unavailable error")
+        case FirestoreErrorCode.unavailable:
+            break
+        default:
+            Issue.record("unavailable did not match \(error)")
+        }
+
+        let bridged: Error = NSError(domain: FirestoreErrorDomain, code: FirestoreErrorCode.aborted.rawValue)
+        #expect(FirestoreErrorCode.aborted ~= bridged)
+        let foreign: Error = NSError(domain: "OtherDomain", code: FirestoreErrorCode.aborted.rawValue)
+        #expect(!(FirestoreErrorCode.aborted ~= foreign))
+        await env.tearDown()
+    }
 }
