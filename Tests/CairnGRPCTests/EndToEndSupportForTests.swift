@@ -25,7 +25,7 @@ final class EmulatorApp: @unchecked Sendable {
         FirebaseApp.configure(name: name, options: FirebaseOptions(projectID: project))
         db = Firestore.firestore(app: FirebaseApp.app(name: name)!)
         let settings = db.settings
-        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
         settings.dispatchQueue = DispatchQueue(label: name)
         db.settings = settings
         db.useEmulator(withHost: emulator.host, port: port ?? emulator.port)

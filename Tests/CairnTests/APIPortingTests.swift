@@ -21,7 +21,7 @@ struct APIPortingTests {
         let settings = FirestoreSettings()
         settings.cacheSettings = PersistentCacheSettings(sizeBytes: 100 * 1024 * 1024 as NSNumber)
         settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings())
-        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+        settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
         settings.cacheSettings = PersistentCacheSettings(sizeBytes: FirestoreCacheSizeUnlimited as NSNumber)
         settings.dispatchQueue = DispatchQueue(label: "porting")
         #expect((settings.cacheSettings as? PersistentCacheSettings)?.sizeBytes == -1)

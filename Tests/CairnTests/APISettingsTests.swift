@@ -54,8 +54,9 @@ struct APISettingsTests {
         #expect(error.message.contains("cacheSettings cannot be mixed"))
     }
 
-    @Test("Memory caches: eager by default, LRU with its size; legacy isPersistenceEnabled = false is a memory cache")
+    @Test("Memory caches: LRU towards 100 MiB by default, as Firebase's; LRU with its size; legacy isPersistenceEnabled = false is a memory cache")
     func memoryCaches() {
+        #expect(APITestEnvironment().bridge.configuration.cache == .memory(lruSizeBytes: 104_857_600))
         let lru = APITestEnvironment { settings in
             settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 2_000_000))
         }

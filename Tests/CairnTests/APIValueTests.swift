@@ -6,12 +6,14 @@ import Testing
 
 @Suite("API values: Timestamp, GeoPoint, FieldPath, FieldValue, listen options")
 struct APIValueTests {
-    @Test("Timestamp(date:) keeps microseconds and dateValue() returns the same instant")
+    @Test("Timestamp(date:) truncates the Date's fraction to nanoseconds as Firebase does; dateValue() returns the instant")
     func timestampFromDate() {
         let date = Date(timeIntervalSince1970: 1_700_000_000.123456)
         let timestamp = Cairn.Timestamp(date: date)
         #expect(timestamp.seconds == 1_700_000_000)
-        #expect(timestamp.nanoseconds == 123_456_000)
+        #expect(timestamp.nanoseconds == 123_456_001, "the Double's fraction, truncated, not rounded to microseconds")
+        let millis = Cairn.Timestamp(date: Date(timeIntervalSince1970: 1_700_000_000.123))
+        #expect(millis.seconds == 1_700_000_000 && millis.nanoseconds == 122_999_906)
         #expect(abs(timestamp.dateValue().timeIntervalSince1970 - date.timeIntervalSince1970) < 1e-6)
         let beforeEpoch = Cairn.Timestamp(date: Date(timeIntervalSince1970: -1.5))
         #expect(beforeEpoch.seconds == -2 && beforeEpoch.nanoseconds == 500_000_000)

@@ -62,6 +62,29 @@ struct EndToEndAcknowledgedWritesTests {
         await env.tearDown()
     }
 
+    @Test("MemoryCacheSettings() keeps an acknowledged document for getDocument(source: .cache), as Firebase's LRU default; eager GC drops it")
+    func memoryCacheDefaultKeepsAcknowledgedDocuments() async throws {
+        for (cache, keeps) in [(EndToEndEnvironment.Cache.memoryDefault, true), (.memoryEager, false)] {
+            let env = EndToEndEnvironment(cache: cache, prefix: "e2e-memory")
+            DatastoreFactory.install(forProject: env.app.name) { configuration, queue in
+                AcknowledgingDatastore(databaseID: configuration.databaseID, queue: queue)
+            }
+            defer { DatastoreFactory.uninstall(forProject: env.app.name) }
+            let ref = env.db.collection("cities").document("SF")
+            try await ref.setData(["name": "San Francisco"])
+            do {
+                let cached = try await ref.getDocument(source: .cache)
+                #expect(keeps, "eager GC kept a document nothing needs")
+                #expect(cached.data()?["name"] as? String == "San Francisco")
+                #expect(!cached.metadata.hasPendingWrites)
+            } catch {
+                #expect(!keeps, "MemoryCacheSettings() dropped the acknowledged document: \(error)")
+                #expect(firestoreCode(error) == .unavailable)
+            }
+            await env.tearDown()
+        }
+    }
+
     @Test("A transaction reads through the core's lookup and commits its write with the read's precondition")
     func transactionCommits() async throws {
         Self.installDatastore

@@ -11,6 +11,8 @@ final class EndToEndEnvironment: @unchecked Sendable {
         case persistent
         case memoryEager
         case memoryLRU(Int64)
+        /// `MemoryCacheSettings()`, whatever its default collector.
+        case memoryDefault
     }
 
     let app: FirebaseApp
@@ -40,10 +42,12 @@ final class EndToEndEnvironment: @unchecked Sendable {
         case .persistent:
             settings.cacheSettings = PersistentCacheSettings(sizeBytes: NSNumber(value: 100 * 1024 * 1024), directory: directory)
         case .memoryEager:
-            settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+            settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
         case .memoryLRU(let size):
             settings.cacheSettings = MemoryCacheSettings(
                 garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: NSNumber(value: size)))
+        case .memoryDefault:
+            settings.cacheSettings = MemoryCacheSettings()
         }
         db.settings = settings
     }

@@ -18,6 +18,16 @@ public let FirestoreErrorDomain = "FIRFirestoreErrorDomain"
 ///     if let error = error as NSError?, error.code == FirestoreErrorCode.unavailable.rawValue { ... }
 /// }
 /// ```
+///
+/// A code also matches an error in patterns, as Firebase's bridged codes do:
+///
+/// ```swift
+/// do {
+///     try await db.document("cities/SF").getDocument(source: .server)
+/// } catch FirestoreErrorCode.unavailable {
+///     print("offline")
+/// }
+/// ```
 public struct FirestoreErrorCode: Error, Hashable, Sendable, CustomNSError, CustomStringConvertible {
     /// The status codes, with the raw values of gRPC and of Firebase's `FIRFirestoreErrorCode`.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
@@ -72,4 +82,15 @@ public struct FirestoreErrorCode: Error, Hashable, Sendable, CustomNSError, Cust
     public static var unavailable: Code { .unavailable }
     public static var dataLoss: Code { .dataLoss }
     public static var unauthenticated: Code { .unauthenticated }
+}
+
+extension FirestoreErrorCode.Code {
+    /// Whether `error` has this code: a ``FirestoreErrorCode``, or an `NSError` in ``FirestoreErrorDomain``. This is
+    /// what makes `catch FirestoreErrorCode.unavailable` and `case FirestoreErrorCode.unavailable:` (in a `switch`
+    /// over an `Error`) match, as with Firebase's bridged `FirestoreErrorCode`.
+    public static func ~= (code: FirestoreErrorCode.Code, error: any Error) -> Bool {
+        if let error = error as? FirestoreErrorCode { return error.code == code }
+        let bridged = error as NSError
+        return bridged.domain == FirestoreErrorDomain && bridged.code == code.rawValue
+    }
 }

@@ -1,6 +1,6 @@
 import CairnModel
 
-/// How a memory cache lets go of documents (Firebase's `MemoryEagerGCSettings` / `MemoryLRUGCSettings`).
+/// How a memory cache lets go of documents (Firebase's `MemoryEagerGCSetting` / `MemoryLRUGCSettings`).
 ///
 /// ```swift
 /// let eager = LocalStore.inMemory()                                          // .eager

@@ -25,6 +25,7 @@ public final class Firestore: @unchecked Sendable {
         var settings: FirestoreSettings
         var client: Result<any ClientBridge, FirestoreErrorCode>?
         var terminated = false
+        var indexManager: PersistentCacheIndexManager?
     }
 
     private let state: Mutex<State>
@@ -195,6 +196,16 @@ public final class Firestore: @unchecked Sendable {
             state.terminated = true
             guard case .success(let client)? = state.client else { return nil }
             return client
+        }
+    }
+
+    /// The index manager of the started `client`, made on first use and the same object afterwards (as Firebase's).
+    func indexManager(of client: any ClientBridge) -> PersistentCacheIndexManager {
+        state.withLock { state in
+            if let manager = state.indexManager { return manager }
+            let manager = PersistentCacheIndexManager(client: client)
+            state.indexManager = manager
+            return manager
         }
     }
 

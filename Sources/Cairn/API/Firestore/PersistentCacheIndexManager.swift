@@ -5,7 +5,10 @@
 /// db.persistentCacheIndexManager?.enableIndexAutoCreation()
 /// db.persistentCacheIndexManager?.deleteAllIndexes()
 /// ```
-public final class PersistentCacheIndexManager: Sendable {
+///
+/// An instance has one manager, returned each time; two managers are equal only when they are the same object, as
+/// with Firebase's `NSObject`.
+public final class PersistentCacheIndexManager: Sendable, Hashable {
     private let client: any ClientBridge
 
     init(client: any ClientBridge) {
@@ -20,6 +23,10 @@ public final class PersistentCacheIndexManager: Sendable {
 
     /// Deletes every client-side index, configured or created automatically.
     public func deleteAllIndexes() { client.deleteAllFieldIndexes() }
+
+    public static func == (a: PersistentCacheIndexManager, b: PersistentCacheIndexManager) -> Bool { a === b }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension Firestore {
@@ -27,6 +34,6 @@ extension Firestore {
     /// Reading it starts the instance.
     public var persistentCacheIndexManager: PersistentCacheIndexManager? {
         guard case .success(let client) = client(), case .persistent = configuration.cache else { return nil }
-        return PersistentCacheIndexManager(client: client)
+        return indexManager(of: client)
     }
 }

@@ -57,13 +57,14 @@ extension Filter {
         Filter(field.parsed, .greaterThan, value)
     }
 
-    /// Documents whose `field` is at least `value` (same type only).
-    public static func whereField(_ field: String, isGreaterThanOrEqualTo value: Any) -> Filter {
+    /// Documents whose `field` is at least `value` (same type only). Firebase's `Filter` spells this label
+    /// `isGreaterOrEqualTo` (its `Query` says `isGreaterThanOrEqualTo`), and so does Cairn's.
+    public static func whereField(_ field: String, isGreaterOrEqualTo value: Any) -> Filter {
         Filter(FieldPath.dotted(field), .greaterThanOrEqual, value)
     }
 
     /// Documents whose `field` is at least `value` (same type only).
-    public static func whereField(_ field: FieldPath, isGreaterThanOrEqualTo value: Any) -> Filter {
+    public static func whereField(_ field: FieldPath, isGreaterOrEqualTo value: Any) -> Filter {
         Filter(field.parsed, .greaterThanOrEqual, value)
     }
 

@@ -80,15 +80,17 @@ public final class PersistentCacheSettings: LocalCacheSettings, Hashable, Custom
 /// A cache in memory only: nothing survives the process; offline reads and writes still work while it runs.
 ///
 /// ```swift
-/// settings.cacheSettings = MemoryCacheSettings()                                   // eager GC
+/// settings.cacheSettings = MemoryCacheSettings()                                   // LRU GC towards 100 MiB
 /// settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 10_000_000))
+/// settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
 /// ```
 public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConvertible {
     public let garbageCollectorSettings: any MemoryGarbageCollectorSettings
 
-    /// A memory cache with eager garbage collection.
+    /// A memory cache with LRU garbage collection towards 100 MiB, Firebase's default: documents stay in memory
+    /// after their listeners and pending writes are gone, so `getDocument(source: .cache)` still finds them.
     public convenience init() {
-        self.init(garbageCollectorSettings: MemoryEagerGCSettings())
+        self.init(garbageCollectorSettings: MemoryLRUGCSettings())
     }
 
     public init(garbageCollectorSettings: any MemoryGarbageCollectorSettings) {
@@ -98,7 +100,7 @@ public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConverti
     public var description: String { "MemoryCacheSettings(\(garbageCollectorSettings))" }
 }
 
-/// How a memory cache drops documents: ``MemoryEagerGCSettings`` or ``MemoryLRUGCSettings``.
+/// How a memory cache drops documents: ``MemoryEagerGCSetting`` or ``MemoryLRUGCSettings``.
 ///
 /// ```swift
 /// let gc: any MemoryGarbageCollectorSettings = MemoryLRUGCSettings(sizeBytes: 5_000_000)
@@ -106,18 +108,19 @@ public final class MemoryCacheSettings: LocalCacheSettings, CustomStringConverti
 /// ```
 public protocol MemoryGarbageCollectorSettings: Sendable {}
 
-/// Drop a document as soon as no listener or pending write needs it (the memory cache's default).
+/// Drop a document as soon as no listener or pending write needs it. The name is Firebase's Swift name for
+/// `FIRMemoryEagerGCSettings` (singular, unlike ``MemoryLRUGCSettings``).
 ///
 /// ```swift
-/// MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSettings())
+/// MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
 /// ```
-public final class MemoryEagerGCSettings: MemoryGarbageCollectorSettings, CustomStringConvertible {
+public final class MemoryEagerGCSetting: MemoryGarbageCollectorSettings, CustomStringConvertible {
     public init() {}
 
-    public var description: String { "MemoryEagerGCSettings()" }
+    public var description: String { "MemoryEagerGCSetting()" }
 }
 
-/// Keep documents up to a size target and drop the least recently used beyond it.
+/// Keep documents up to a size target and drop the least recently used beyond it (the memory cache's default).
 ///
 /// ```swift
 /// MemoryCacheSettings(garbageCollectorSettings: MemoryLRUGCSettings(sizeBytes: 20 * 1024 * 1024 as NSNumber))

@@ -14,7 +14,7 @@ import Foundation
 /// Firestore stores 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999999999Z with nanoseconds in
 /// 0...999,999,999. Firebase raises an exception when a timestamp outside that range is made; Cairn lets it be made
 /// and reports `invalidArgument` (with the reason from ``validationProblem``) when it is written or queried.
-public final class Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+public final class Timestamp: NSCopying, Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// Seconds since 1970-01-01T00:00:00Z.
     public let seconds: Int64
     /// Nanoseconds within the second, 0...999,999,999.
@@ -25,16 +25,25 @@ public final class Timestamp: Sendable, Hashable, Comparable, CustomStringConver
         self.nanoseconds = nanoseconds
     }
 
-    /// The timestamp of `date`, rounded to the microsecond that `Date`'s `Double` can hold exactly.
+    /// The timestamp of `date`, split as Firebase splits it: the whole seconds of `timeIntervalSince1970` (towards
+    /// negative infinity) and the fraction's nanoseconds, truncated. The fraction keeps the `Double`'s error, so
+    /// `1_700_000_000.123` gives 122999906 nanoseconds, as in Firebase. (A fraction so close to the next second that
+    /// it reaches 1,000,000,000 nanoseconds, where Firebase raises an exception, carries into the seconds.)
     public convenience init(date: Date) {
         let interval = date.timeIntervalSince1970
-        var seconds = interval.rounded(.down)
-        var nanos = ((interval - seconds) * 1_000_000).rounded() * 1_000
-        if nanos >= 1_000_000_000 {
-            seconds += 1
-            nanos -= 1_000_000_000
+        var whole = interval.rounded(.towardZero)
+        var fraction = interval - whole
+        if fraction < 0 {
+            fraction += 1
+            whole -= 1
         }
-        self.init(seconds: Int64(seconds), nanoseconds: Int32(nanos))
+        var seconds = Int64(whole)
+        var nanos = Int32(fraction * 1_000_000_000)
+        if nanos == 1_000_000_000 {
+            seconds += 1
+            nanos = 0
+        }
+        self.init(seconds: seconds, nanoseconds: nanos)
     }
 
     /// The current time.
@@ -47,6 +56,16 @@ public final class Timestamp: Sendable, Hashable, Comparable, CustomStringConver
 
     /// Why Firestore would reject this timestamp; `nil` when it is in range.
     public var validationProblem: String? { ValueRanges.problem(with: model) }
+
+    /// Firebase's `NSCopying`: timestamps are immutable, so the copy is this timestamp (equal to it, as Firebase's).
+    ///
+    /// ```swift
+    /// let copy = timestamp.copy() as! Timestamp
+    /// ```
+    public func copy(with zone: NSZone?) -> Any { self }
+
+    /// A copy, as `NSObject.copy()` gives one.
+    public func copy() -> Any { copy(with: nil) }
 
     /// Firebase's `compare(_:)`.
     public func compare(_ other: Timestamp) -> ComparisonResult {
