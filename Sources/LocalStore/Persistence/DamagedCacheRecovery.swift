@@ -71,7 +71,6 @@ public enum DamagedCacheRecovery {
             if let problem = salvage.replayProblem {
                 throw LocalStoreError.dataLoss("the salvaged cache cannot be replayed: \(problem)")
             }
-            try makePrivate(directory)
             store = try LocalStore.open(at: directory, configuration: configuration)
             record.recordsKept = salvage.report.recordsKept
             record.damagedRanges = salvage.report.damage.map(\.description)
@@ -79,7 +78,7 @@ public enum DamagedCacheRecovery {
         } catch {
             record.salvageFailure = "\(error)"
             try? FileManager.default.removeItem(atPath: directory)
-            try createPrivateDirectory(directory)
+            // Opening creates the directory afresh, 0700 (PosixFileSystem).
             store = try LocalStore.open(at: directory, configuration: configuration)
         }
         record.pendingBatchesKept = store.mutationQueue.usersWithPendingBatches.reduce(0) {
@@ -154,15 +153,6 @@ public enum DamagedCacheRecovery {
         }
         try makePrivate(aside)
         return aside
-    }
-
-    private static func createPrivateDirectory(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw LocalStoreError(.storage, "cannot create \(path): \(error.localizedDescription)")
-        }
     }
 
     private static func makePrivate(_ path: String) throws {
