@@ -79,6 +79,8 @@ extension Node {
         guard case .children(let keys, let map) = storage else { return [] }
         let named = keys.map { NamedNode($0, map[$0]!) }
         if index == .key { return named }
+        // Without priorities, the priority order is the key order.
+        if index == .priority && named.allSatisfy({ $0.node.storedPriority == nil }) { return named }
         return named.sorted { index.compare($0, $1) < 0 }
     }
 

@@ -15,24 +15,17 @@ package enum KeyOrder {
 
     /// The key as a 32-bit integer, or nil when Firebase orders it as a string.
     package static func int32Value(of key: String) -> Int32? {
-        let units = Array(key.utf8)
-        var index = 0
-        var negative = false
-        if index < units.count, units[index] == UInt8(ascii: "-") {
-            negative = true
-            index += 1
-        }
-        while index < units.count, units[index] == UInt8(ascii: "0"), units.count - index > 1 {
-            index += 1
-        }
-        let digits = units[index...]
-        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-            // Leading zeros are allowed by Firebase's pattern `^-?(0*)\d{1,10}$`; a key made of zeros only
-            // reaches here with one digit left.
-            return nil
-        }
+        // Firebase's pattern is `^-?(0*)\d{1,10}$`: any number of leading zeros, then at most 10 digits.
+        var utf8 = key.utf8[...]
+        let negative = utf8.first == UInt8(ascii: "-")
+        if negative { utf8 = utf8.dropFirst() }
+        while utf8.count > 1, utf8.first == UInt8(ascii: "0") { utf8 = utf8.dropFirst() }
+        guard !utf8.isEmpty, utf8.count <= 10 else { return nil }
         var value: Int64 = 0
-        for digit in digits { value = value * 10 + Int64(digit - 48) }
+        for unit in utf8 {
+            guard unit >= 48 && unit <= 57 else { return nil }
+            value = value * 10 + Int64(unit - 48)
+        }
         if negative { value = -value }
         guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return nil }
         return Int32(value)

@@ -25,9 +25,6 @@ package struct DataEvent {
     package let childKey: String?
     package let node: Node
     package let prevName: String?
-
-    /// The path of the snapshot: the query's path, or its child's for child events.
-    package var snapshotPath: DatabasePath { childKey.map { query.path.child($0) } ?? query.path }
 }
 
 package struct CancelEvent {

@@ -13,6 +13,18 @@ package struct EventGenerator {
             }
         }
         var events: [DatabaseEvent] = []
+        // The previous sibling of every child of the event cache, from one sort (not one per event).
+        var predecessors: [String: String?]?
+        func predecessor(_ key: String, _ node: Node) -> String? {
+            if predecessors == nil {
+                let sorted = eventCache.sortedChildren(by: index)
+                var map: [String: String?] = [:]
+                for (position, child) in sorted.enumerated() { map[child.name] = position > 0 ? sorted[position - 1].name : nil }
+                predecessors = map
+            }
+            if let known = predecessors![key] { return known }
+            return eventCache.predecessorChildName(key, node, index: index)
+        }
         for type in [EventType.childRemoved, .childAdded, .childMoved, .childChanged, .value] {
             var ofType = (type == .childMoved ? moves : changes).filter { $0.type == type }
             if type != .value {
@@ -20,7 +32,7 @@ package struct EventGenerator {
             }
             for var change in ofType {
                 if type != .value && type != .childRemoved {
-                    change.prevName = eventCache.predecessorChildName(change.childKey!, change.node, index: index)
+                    change.prevName = predecessor(change.childKey!, change.node)
                 }
                 for registration in registrations where registration.responds(to: type) {
                     events.append(.data(DataEvent(type: type, registration: registration, query: query, childKey: change.childKey, node: change.node, prevName: change.prevName)))

@@ -1,16 +1,16 @@
 /// Where an operation came from: a user write, or the server (for all queries at the path, or for one tagged query).
 package struct OperationSource: Sendable {
+    /// A user write; otherwise server data.
     package let fromUser: Bool
-    package let fromServer: Bool
     /// The query identifier a tagged server operation is for; nil for all views.
     package let queryId: String?
     package let tagged: Bool
 
-    package static let user = OperationSource(fromUser: true, fromServer: false, queryId: nil, tagged: false)
-    package static let server = OperationSource(fromUser: false, fromServer: true, queryId: nil, tagged: false)
+    package static let user = OperationSource(fromUser: true, queryId: nil, tagged: false)
+    package static let server = OperationSource(fromUser: false, queryId: nil, tagged: false)
 
     package static func serverTaggedQuery(_ queryId: String) -> OperationSource {
-        OperationSource(fromUser: false, fromServer: true, queryId: queryId, tagged: true)
+        OperationSource(fromUser: false, queryId: queryId, tagged: true)
     }
 }
 

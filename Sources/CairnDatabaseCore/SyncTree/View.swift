@@ -22,8 +22,6 @@ package final class View {
 
     package var serverCache: Node { viewCache.serverCache.node }
 
-    package var completeNode: Node? { viewCache.completeEventSnap }
-
     /// The complete server data at `path` below this view, when this view can answer for it.
     package func completeServerCache(_ path: DatabasePath) -> Node? {
         guard let cache = viewCache.completeServerSnap else { return nil }
