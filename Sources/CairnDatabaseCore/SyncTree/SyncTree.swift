@@ -102,8 +102,7 @@ package final class SyncTree {
     private func applyHelper(_ operation: Operation, _ tree: ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef) -> [DatabaseEvent] {
         if operation.path.isEmpty { return applyDescendantsHelper(operation, tree, serverCache: serverCache, writes: writes) }
         let syncPoint = tree.value
-        var cache = serverCache
-        if cache == nil, let syncPoint { cache = syncPoint.completeServerCache(.root) }
+        let cache = SyncTree.serverCache(after: operation, serverCache ?? syncPoint?.completeServerCache(.root))
         var events: [DatabaseEvent] = []
         let childKey = operation.path.front!
         if let childTree = tree.children[childKey], let childOperation = operation.forChild(childKey) {
@@ -115,8 +114,7 @@ package final class SyncTree {
 
     private func applyDescendantsHelper(_ operation: Operation, _ tree: ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef) -> [DatabaseEvent] {
         let syncPoint = tree.value
-        var cache = serverCache
-        if cache == nil, let syncPoint { cache = syncPoint.completeServerCache(.root) }
+        let cache = SyncTree.serverCache(after: operation, serverCache ?? syncPoint?.completeServerCache(.root))
         var events: [DatabaseEvent] = []
         for key in tree.sortedChildKeys {
             guard let childOperation = operation.forChild(key) else { continue }
@@ -124,6 +122,24 @@ package final class SyncTree {
         }
         if let syncPoint { events += syncPoint.apply(operation, writes: writes, completeServerCache: cache) }
         return events
+    }
+
+    /// The complete server data once a server overwrite or merge is applied to it. Views of one sync point are
+    /// updated one after another, so a limited view refilling its window must see the new data, not the data
+    /// before the operation (Firebase passes the old data, which refills from stale values on multi-child merges).
+    /// Applying an operation twice gives the same node, so a cache already updated above stays right.
+    private static func serverCache(after operation: Operation, _ cache: Node?) -> Node? {
+        guard let cache else { return nil }
+        switch operation {
+        case .overwrite(let source, let path, let node) where !source.fromUser:
+            return cache.updateChild(path, node)
+        case .merge(let source, let path, let children) where !source.fromUser:
+            var result = cache
+            children.forEach { relative, node in result = result.updateChild(path.child(relative), node) }
+            return result
+        default:
+            return cache
+        }
     }
 
     // MARK: Registrations
