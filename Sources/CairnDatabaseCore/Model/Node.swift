@@ -31,6 +31,15 @@ package final class Node: Sendable {
         }
     }
 
+    /// A children node from named children in any order, built at once (empty children are left out; the last of
+    /// two children with one key wins).
+    package convenience init(children: [NamedNode], priority: Node = .empty) {
+        var map: [String: Node] = [:]
+        for child in children where !child.node.isEmpty { map[child.name] = child.node }
+        let keys = map.keys.sorted { KeyOrder.compare($0, $1) < 0 }
+        self.init(storage: .children(keys: keys, map: map), priority: keys.isEmpty ? nil : priority)
+    }
+
     /// A leaf with an optional priority.
     package convenience init(leaf: LeafValue, priority: Node = .empty) {
         self.init(storage: .leaf(leaf), priority: priority)

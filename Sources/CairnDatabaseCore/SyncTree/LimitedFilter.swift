@@ -28,19 +28,14 @@ package struct LimitedFilter: NodeFilter {
     }
 
     package func updateFullNode(_ oldSnap: Node, _ newSnap: Node, accumulator: inout ChildChangeAccumulator?) -> Node {
-        var filtered = Node.empty
+        var kept: [NamedNode] = []
         if !newSnap.isLeaf && !newSnap.isEmpty {
-            filtered = newSnap.updatePriority(.empty)
             let ordered = newSnap.sortedChildren(by: index)
-            var count = 0
-            for child in (reverse ? ordered.reversed() : ordered) {
-                if count < limit && withinDirectionalStart(child) && withinDirectionalEnd(child) {
-                    count += 1
-                } else {
-                    filtered = filtered.updateImmediateChild(child.name, .empty)
-                }
+            for child in (reverse ? ordered.reversed() : ordered) where kept.count < limit {
+                if withinDirectionalStart(child) && withinDirectionalEnd(child) { kept.append(child) }
             }
         }
+        let filtered = Node(children: kept)
         return indexedFilter.updateFullNode(oldSnap, filtered, accumulator: &accumulator)
     }
 

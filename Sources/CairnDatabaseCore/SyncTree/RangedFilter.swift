@@ -37,10 +37,7 @@ package struct RangedFilter: NodeFilter {
 
     package func updateFullNode(_ oldSnap: Node, _ newSnap: Node, accumulator: inout ChildChangeAccumulator?) -> Node {
         let full = newSnap.isLeaf ? Node.empty : newSnap
-        var filtered = full.updatePriority(.empty)
-        for child in full.sortedChildren(by: .priority) where !matches(child) {
-            filtered = filtered.updateImmediateChild(child.name, .empty)
-        }
+        let filtered = Node(children: full.sortedChildren(by: .key).filter(matches))
         return indexedFilter.updateFullNode(oldSnap, filtered, accumulator: &accumulator)
     }
 

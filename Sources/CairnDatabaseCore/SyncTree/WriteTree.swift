@@ -115,24 +115,18 @@ package final class WriteTree {
     /// The children at `path` known completely: from a write covering `path`, else the server children with writes
     /// applied plus the children that writes set completely.
     package func calcCompleteEventChildren(_ path: DatabasePath, serverChildren: Node?) -> Node {
-        var result = Node.empty
         if let topLevel = visibleWrites.completeNode(at: path) {
-            for child in topLevel.sortedChildren(by: .priority) {
-                result = result.updateImmediateChild(child.name, child.node)
-            }
-            return result
+            return Node(children: topLevel.sortedChildren(by: .key))
         }
         let merge = visibleWrites.childWrite(path)
+        var children: [NamedNode] = []
         if let serverChildren {
-            for child in serverChildren.sortedChildren(by: .priority) {
-                let node = merge.childWrite(DatabasePath(keys: [child.name])).apply(to: child.node)
-                result = result.updateImmediateChild(child.name, node)
+            for child in serverChildren.sortedChildren(by: .key) {
+                children.append(NamedNode(child.name, merge.childWrite(DatabasePath(keys: [child.name])).apply(to: child.node)))
             }
         }
-        for child in merge.completeChildren {
-            result = result.updateImmediateChild(child.name, child.node)
-        }
-        return result
+        children += merge.completeChildren
+        return Node(children: children)
     }
 
     /// The event node at `path/childPath` after a server overwrite there, nil when a write shadows it.
