@@ -1,3 +1,16 @@
+/// The kinds of events, in the order Firebase raises them within one batch for one registration.
+package enum EventType: String, Sendable, CaseIterable, Comparable {
+    case childRemoved = "child_removed"
+    case childAdded = "child_added"
+    case childMoved = "child_moved"
+    case childChanged = "child_changed"
+    case value
+
+    var rank: Int { EventType.allCases.firstIndex(of: self)! }
+
+    package static func < (a: EventType, b: EventType) -> Bool { a.rank < b.rank }
+}
+
 /// A listener attached to a query (Firebase's `EventRegistration`): which event types it wants and how to tell
 /// whether another registration is the same one (for removal).
 package protocol EventRegistration: AnyObject {
