@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "LocalStore", targets: ["LocalStore"]),
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
+        // Realtime Database: the client core (internal until the CairnDatabase API module exists).
+        .library(name: "CairnDatabaseCore", targets: ["CairnDatabaseCore"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],
@@ -26,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // Realtime Database: SHA-1 for Firebase's node hash (CairnDatabaseCore).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
@@ -142,6 +146,22 @@ let package = Package(
         .testTarget(
             name: "SegmentLogTests",
             dependencies: ["SegmentLog", "CairnTestSupport"]
+        ),
+        // Realtime Database: the client core (Model/: nodes, paths, key order, indexes, hash, query parameters;
+        // SyncTree/: write tree, views, view processor, filters, event generation, sync points, the sync tree).
+        .target(
+            name: "CairnDatabaseCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "CairnDatabaseCoreTests",
+            dependencies: ["CairnDatabaseCore"]
+        ),
+        // Firebase's sync-point cases from ../shared/rtdb-spec (or $CAIRN_RTDB_SPEC_DIR) through the real sync tree
+        // with a scripted listen provider, at the root and under /foo/bar/baz.
+        .testTarget(
+            name: "RealtimeDatabaseSpecTests",
+            dependencies: ["CairnDatabaseCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,154 @@
+/// An immutable database node: empty (null), a leaf (a ``LeafValue`` with an optional priority), or children (a map
+/// from key to non-empty node, in ``KeyOrder``, with an optional priority). Writing an empty node deletes; a
+/// children node that loses its last child becomes empty and drops its priority.
+///
+/// ```swift
+/// let node = Node.empty.updateChild(DatabasePath(keys: ["a", "b"]), Node(leaf: .int(1)))
+/// node.child(DatabasePath(keys: ["a"])).numChildren   // 1
+/// ```
+package final class Node: Sendable {
+    enum Storage: Sendable {
+        /// Keys in ``KeyOrder``; every value is non-empty.
+        case children(keys: [String], map: [String: Node])
+        case leaf(LeafValue)
+        /// The sentinel above every node (Firebase's `MAX_NODE`), only used as an index bound.
+        case max
+    }
+
+    let storage: Storage
+    /// The priority (a leaf), nil for none.
+    let storedPriority: Node?
+
+    package static let empty = Node(storage: .children(keys: [], map: [:]), priority: nil)
+    package static let max = Node(storage: .max, priority: nil)
+
+    init(storage: Storage, priority: Node?) {
+        self.storage = storage
+        if let priority, !priority.isEmpty {
+            storedPriority = priority
+        } else {
+            storedPriority = nil
+        }
+    }
+
+    /// A children node from named children in any order, built at once (empty children are left out; the last of
+    /// two children with one key wins).
+    package convenience init(children: [NamedNode], priority: Node = .empty) {
+        var map: [String: Node] = [:]
+        for child in children where !child.node.isEmpty { map[child.name] = child.node }
+        let keys = map.keys.sorted { KeyOrder.compare($0, $1) < 0 }
+        self.init(storage: .children(keys: keys, map: map), priority: keys.isEmpty ? nil : priority)
+    }
+
+    /// A leaf with an optional priority.
+    package convenience init(leaf: LeafValue, priority: Node = .empty) {
+        self.init(storage: .leaf(leaf), priority: priority)
+    }
+
+    package var isLeaf: Bool {
+        if case .leaf = storage { return true }
+        return false
+    }
+
+    package var isMax: Bool {
+        if case .max = storage { return true }
+        return false
+    }
+
+    package var isEmpty: Bool {
+        if case .children(let keys, _) = storage { return keys.isEmpty }
+        return false
+    }
+
+    package var leafValue: LeafValue? {
+        if case .leaf(let value) = storage { return value }
+        return nil
+    }
+
+    package var numChildren: Int {
+        if case .children(let keys, _) = storage { return keys.count }
+        return 0
+    }
+
+    /// The child keys in key order (none for a leaf).
+    package var childKeys: [String] {
+        if case .children(let keys, _) = storage { return keys }
+        return []
+    }
+
+    /// The priority node: empty for none; the max sentinel is its own priority.
+    package var priority: Node {
+        if isMax { return self }
+        return storedPriority ?? .empty
+    }
+
+    package func hasChild(_ key: String) -> Bool {
+        if case .children(_, let map) = storage { return map[key] != nil }
+        return false
+    }
+
+    package func immediateChild(_ key: String) -> Node {
+        if key == ".priority" { return priority }
+        if case .children(_, let map) = storage { return map[key] ?? .empty }
+        return .empty
+    }
+
+    package func child(_ path: DatabasePath) -> Node {
+        var node = self
+        for key in path.keys {
+            if key == ".priority" { return node.priority }
+            node = node.immediateChild(key)
+            if node.isEmpty { return node }
+        }
+        return node
+    }
+
+    /// This node with a new priority; an empty node stays empty (it cannot hold a priority).
+    package func updatePriority(_ newPriority: Node) -> Node {
+        switch storage {
+        case .leaf: return Node(storage: storage, priority: newPriority)
+        case .children(let keys, _): return keys.isEmpty ? self : Node(storage: storage, priority: newPriority)
+        case .max: return self
+        }
+    }
+
+    package func updateImmediateChild(_ key: String, _ newChild: Node) -> Node {
+        if key == ".priority" { return updatePriority(newChild) }
+        switch storage {
+        case .max:
+            return self
+        case .leaf:
+            if newChild.isEmpty { return self }
+            return Node.empty.updateImmediateChild(key, newChild).updatePriority(priority)
+        case .children(var keys, var map):
+            let existed = map[key] != nil
+            if newChild.isEmpty {
+                guard existed else { return self }
+                map[key] = nil
+                keys.remove(at: Node.insertionIndex(of: key, in: keys))
+                return Node(storage: .children(keys: keys, map: map), priority: keys.isEmpty ? nil : storedPriority)
+            }
+            if !existed { keys.insert(key, at: Node.insertionIndex(of: key, in: keys)) }
+            map[key] = newChild
+            return Node(storage: .children(keys: keys, map: map), priority: storedPriority)
+        }
+    }
+
+    package func updateChild(_ path: DatabasePath, _ newChild: Node) -> Node {
+        guard let front = path.front else { return newChild }
+        if isLeaf, newChild.isEmpty, front != ".priority" { return self }
+        let updated = immediateChild(front).updateChild(path.popFront, newChild)
+        return updateImmediateChild(front, updated)
+    }
+
+    /// The position of `key` in sorted `keys` (binary search in ``KeyOrder``).
+    static func insertionIndex(of key: String, in keys: [String]) -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if KeyOrder.compare(keys[mid], key) < 0 { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
