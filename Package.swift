@@ -14,8 +14,6 @@ let package = Package(
         .library(name: "LocalStore", targets: ["LocalStore"]),
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
-        // Realtime Database: the client core (internal until the CairnDatabase API module exists).
-        .library(name: "CairnDatabaseCore", targets: ["CairnDatabaseCore"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],
