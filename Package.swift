@@ -9,9 +9,9 @@ import PackageDescription
 let package = Package(
     name: "Cairn",
     products: [
+        // The storage engine on its own, with its documented API (README: Using the engine).
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
-        .library(name: "CairnModel", targets: ["CairnModel"]),
-        .library(name: "LocalStore", targets: ["LocalStore"]),
+        // Firebase's API. CairnModel, LocalStore and CairnTestSupport are internals of this package, not products.
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
         .executable(name: "cairn", targets: ["cairn"]),
