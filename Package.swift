@@ -66,8 +66,9 @@ let package = Package(
             ],
             exclude: ["Protos", "README.md"]
         ),
-        // Shared by tests, the demo and the benchmarks: the crash-writer workload, a seeded generator, and the
-        // Firestore emulator launcher (Foundation only).
+        // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
+        // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
+        // Firestore emulator launcher.
         .target(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]
