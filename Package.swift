@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // Insecure.MD5 for the bloom filters of existence filters (already in the graph through grpc-swift's TLS).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
@@ -50,7 +52,10 @@ let package = Package(
         .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
         // The public API (API/, mirroring Firebase's Apple SDK) and the client core (Core/: View, QueryListener,
         // EventManager, SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol).
-        .target(name: "Cairn", dependencies: ["CairnModel", "LocalStore", "SegmentLog"]),
+        .target(
+            name: "Cairn",
+            dependencies: ["CairnModel", "LocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
         // CairnModel <-> proto serializer and the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery).
         .target(
