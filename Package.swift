@@ -9,9 +9,9 @@ import PackageDescription
 let package = Package(
     name: "Cairn",
     products: [
+        // The storage engine on its own, with its documented API (README: Using the engine).
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
-        .library(name: "CairnModel", targets: ["CairnModel"]),
-        .library(name: "LocalStore", targets: ["LocalStore"]),
+        // Firebase's API. CairnModel, LocalStore and CairnTestSupport are internals of this package, not products.
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
         .executable(name: "cairn", targets: ["cairn"]),
@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
-        // Realtime Database: SHA-1 for Firebase's node hash (CairnDatabaseCore).
+        // Insecure.MD5 for the bloom filters of existence filters, SHA-1 for the Realtime Database node hash.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -52,7 +52,10 @@ let package = Package(
         .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
         // The public API (API/, mirroring Firebase's Apple SDK) and the client core (Core/: View, QueryListener,
         // EventManager, SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol).
-        .target(name: "Cairn", dependencies: ["CairnModel", "LocalStore", "SegmentLog"]),
+        .target(
+            name: "Cairn",
+            dependencies: ["CairnModel", "LocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
         // CairnModel <-> proto serializer and the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery).
         .target(
@@ -68,8 +71,9 @@ let package = Package(
             ],
             exclude: ["Protos", "README.md"]
         ),
-        // Shared by tests, the demo and the benchmarks: the crash-writer workload, a seeded generator, and the
-        // Firestore emulator launcher (Foundation only).
+        // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
+        // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
+        // Firestore emulator launcher.
         .target(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]

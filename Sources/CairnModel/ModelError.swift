@@ -1,7 +1,7 @@
 /// An error in the data model: a path, field path, value, mutation or query that Firestore would reject.
 /// `code` uses the Firestore error code names (the public API maps it onto `FirestoreErrorCode`).
-public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Equatable {
+package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Code: String, Sendable, Equatable {
         /// The caller passed something Firestore does not accept; `message` says what and why.
         case invalidArgument
         /// Stored bytes could not be decoded (a document or index entry is damaged or from a newer version).
@@ -10,15 +10,15 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case failedPrecondition
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public static func invalidArgument(_ message: String) -> ModelError { ModelError(.invalidArgument, message) }
+    package static func invalidArgument(_ message: String) -> ModelError { ModelError(.invalidArgument, message) }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 }

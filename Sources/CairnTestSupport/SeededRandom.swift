@@ -6,7 +6,7 @@
 /// let n = random.below(10)              // 0..<10
 /// let x = Int.random(in: 1...6, using: &random)
 /// ```
-public struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
     public init(seed: UInt64) { state = seed }
@@ -21,4 +21,10 @@ public struct SeededRandom: RandomNumberGenerator {
 
     /// A uniform integer in `0..<bound` (bound > 0); the modulo bias is negligible for tests and data sets.
     public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// The first output of a generator seeded with `value`: a cheap way to derive independent seeds.
+    public static func mix(_ value: UInt64) -> UInt64 {
+        var random = SeededRandom(seed: value)
+        return random.next()
+    }
 }

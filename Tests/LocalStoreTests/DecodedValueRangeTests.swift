@@ -1,4 +1,5 @@
 import CairnModel
+import CairnTestSupport
 import Foundation
 import SegmentLog
 import Testing

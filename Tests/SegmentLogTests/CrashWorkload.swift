@@ -1,3 +1,4 @@
+import CairnTestSupport
 @testable import SegmentLog
 
 /// A scripted workload for crash testing, and the model of what it committed.

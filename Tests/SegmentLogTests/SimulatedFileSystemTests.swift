@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import CairnTestSupport
 @testable import SegmentLog
 
 @Suite("SimulatedFileSystem")

@@ -1,4 +1,5 @@
 import CLZ4
+import CairnTestSupport
 import Foundation
 import Testing
 @testable import SegmentLog

@@ -50,17 +50,17 @@
 /// try bytes.withUnsafeBytes { try DocumentCodec.value(at: FieldPath(segments: ["born"]), in: $0) }
 /// // .integer(1815), without decoding "name"
 /// ```
-public enum DocumentCodec {
+package enum DocumentCodec {
     /// The format version this build writes, and the only one it reads.
-    public static let formatVersion: UInt8 = 1
+    package static let formatVersion: UInt8 = 1
 
     /// The deepest nesting of arrays, maps and server timestamps' previous values that decoding accepts. Firestore
     /// itself rejects documents nested deeper than 20 levels; the bound keeps a corrupt input from exhausting the
     /// stack. `encode` does not check it: validate values before storing them.
-    public static let maxNestingDepth = 100
+    package static let maxNestingDepth = 100
 
     /// Encodes a document's fields. Map keys are written in UTF-8 order, so equal objects encode identically.
-    public static func encode(_ object: ObjectValue) -> [UInt8] {
+    package static func encode(_ object: ObjectValue) -> [UInt8] {
         var encoder = DocumentEncoder()
         encoder.buffer.append(formatVersion)
         encoder.writeMapBody(object)
@@ -68,14 +68,14 @@ public enum DocumentCodec {
     }
 
     /// Decodes a whole document; throws `dataLoss` when the bytes are not a valid version-1 encoding.
-    public static func decode(_ bytes: [UInt8]) throws(ModelError) -> ObjectValue {
+    package static func decode(_ bytes: [UInt8]) throws(ModelError) -> ObjectValue {
         // `withUnsafeBytes` rethrows untyped errors, so the typed error travels inside a Result.
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(ModelError) in try decode(buffer) } }
         return try result.get()
     }
 
     /// Decodes a whole document from raw memory (such as a record inside a decompressed log frame).
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> ObjectValue {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> ObjectValue {
         var decoder = try DocumentDecoder(document: bytes)
         let object = try decoder.readMapBody(depth: 0)
         guard decoder.reader.isAtEnd else {
@@ -90,7 +90,7 @@ public enum DocumentCodec {
     /// Agrees with `decode(bytes).value(at: path)` on valid input;
     /// on damaged input it throws `dataLoss` when the damage lies on the way to the field (damage elsewhere
     /// goes unnoticed, since those bytes are never read).
-    public static func value(at path: FieldPath, in bytes: UnsafeRawBufferPointer) throws(ModelError) -> Value? {
+    package static func value(at path: FieldPath, in bytes: UnsafeRawBufferPointer) throws(ModelError) -> Value? {
         var decoder = try DocumentDecoder(document: bytes)
         guard !path.segments.isEmpty else {
             let object = try decoder.readMapBody(depth: 0)

@@ -45,14 +45,14 @@
 /// key.appendDocumentKey(DocumentKey(path: ResourcePath(segments: ["users", "ada"])))
 /// key.bytes   // compare with other keys of the same index using lexicographic byte order
 /// ```
-public struct IndexKeyEncoder: Sendable {
+package struct IndexKeyEncoder: Sendable {
     /// The key built so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// Appends one value. Descending columns sort their values in reverse.
-    public mutating func append(_ value: Value, descending: Bool = false) {
+    package mutating func append(_ value: Value, descending: Bool = false) {
         let start = bytes.count
         writeValue(value)
         if descending { complement(from: start) }
@@ -60,7 +60,7 @@ public struct IndexKeyEncoder: Sendable {
 
     /// Appends a document key (usually the last column, which makes entries unique). Keys order segment by
     /// segment like the path of a reference; a key carries no database, so compare keys only with keys.
-    public mutating func appendDocumentKey(_ key: DocumentKey, descending: Bool = false) {
+    package mutating func appendDocumentKey(_ key: DocumentKey, descending: Bool = false) {
         let start = bytes.count
         writeSegments(key.path.segments)
         if descending { complement(from: start) }

@@ -57,12 +57,12 @@
 /// let bytes = MutationCodec.encode(batch)
 /// try MutationCodec.decode(bytes) == batch   // true
 /// ```
-public enum MutationCodec {
+package enum MutationCodec {
     /// The format version this build writes, and the only one it reads.
-    public static let formatVersion: UInt8 = 1
+    package static let formatVersion: UInt8 = 1
 
     /// Encodes a batch: its id, local write time, base mutations and mutations.
-    public static func encode(_ batch: MutationBatch) -> [UInt8] {
+    package static func encode(_ batch: MutationBatch) -> [UInt8] {
         var encoder = MutationEncoder()
         encoder.buffer.append(formatVersion)
         encoder.writeSignedVarint(Int64(batch.batchID))
@@ -75,14 +75,14 @@ public enum MutationCodec {
     }
 
     /// Decodes a batch; throws `dataLoss` when the bytes are not a valid version-1 encoding.
-    public static func decode(_ bytes: [UInt8]) throws(ModelError) -> MutationBatch {
+    package static func decode(_ bytes: [UInt8]) throws(ModelError) -> MutationBatch {
         // `withUnsafeBytes` rethrows untyped errors, so the typed error travels inside a Result.
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(ModelError) in try decode(buffer) } }
         return try result.get()
     }
 
     /// Decodes a batch from raw memory (such as a record inside a decompressed log frame).
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> MutationBatch {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> MutationBatch {
         var decoder = try MutationDecoder(batch: bytes)
         return try decoder.readBatch()
     }

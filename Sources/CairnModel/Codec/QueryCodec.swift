@@ -52,16 +52,16 @@
 /// let decoded = try bytes.withUnsafeBytes { try QueryCodec.decode($0) }
 /// decoded == query && decoded.canonicalID == query.canonicalID   // true
 /// ```
-public enum QueryCodec {
+package enum QueryCodec {
     /// The format version this build writes, and the only one it reads.
-    public static let formatVersion: UInt8 = 1
+    package static let formatVersion: UInt8 = 1
 
     /// The deepest nesting of composite filters that decoding accepts. Queries nest a few levels at most; the
     /// bound keeps damaged input from exhausting the stack.
-    public static let maxFilterDepth = 100
+    package static let maxFilterDepth = 100
 
     /// Encodes a query exactly as it is built (filters as given, explicit order bys only).
-    public static func encode(_ query: Query) -> [UInt8] {
+    package static func encode(_ query: Query) -> [UInt8] {
         var encoder = QueryEncoder()
         encoder.buffer.append(formatVersion)
         encoder.writeSegments(query.path.segments)
@@ -90,14 +90,14 @@ public enum QueryCodec {
     }
 
     /// Decodes a query; throws `dataLoss` when the bytes are not a valid version-1 encoding.
-    public static func decode(_ bytes: [UInt8]) throws(ModelError) -> Query {
+    package static func decode(_ bytes: [UInt8]) throws(ModelError) -> Query {
         // `withUnsafeBytes` rethrows untyped errors, so the typed error travels inside a Result.
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(ModelError) in try decode(buffer) } }
         return try result.get()
     }
 
     /// Decodes a query from raw memory (such as a record inside a decompressed log frame).
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> Query {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ModelError) -> Query {
         var decoder = QueryDecoder(reader: ByteReader(bytes, subject: .query))
         return try decoder.readQuery()
     }

@@ -2,7 +2,7 @@
 /// the knowledge is.
 public struct Document: Sendable {
     /// What is known about the document.
-    public enum State: UInt8, Sendable {
+    package enum State: UInt8, Sendable {
         /// The document exists with `data`.
         case found = 1
         /// The server said the document does not exist (a tombstone at `version`).
@@ -11,19 +11,19 @@ public struct Document: Sendable {
         case unknown = 3
     }
 
-    public var key: DocumentKey
-    public var state: State
+    package var key: DocumentKey
+    package var state: State
     /// The server's update time of this version (zero for local-only documents).
-    public var version: Timestamp
+    package var version: Timestamp
     /// When the client last received this document from the server (for incremental queries).
-    public var readTime: Timestamp
-    public var data: ObjectValue
+    package var readTime: Timestamp
+    package var data: ObjectValue
     /// True when the contents include local writes not yet acknowledged.
-    public var hasLocalMutations: Bool
+    package var hasLocalMutations: Bool
     /// True when the contents come from an acknowledged write not yet seen on the watch stream.
-    public var hasCommittedMutations: Bool
+    package var hasCommittedMutations: Bool
 
-    public init(
+    package init(
         key: DocumentKey, state: State, version: Timestamp, readTime: Timestamp = Timestamp(seconds: 0, nanoseconds: 0),
         data: ObjectValue = ObjectValue(), hasLocalMutations: Bool = false, hasCommittedMutations: Bool = false
     ) {
@@ -36,5 +36,5 @@ public struct Document: Sendable {
         self.hasCommittedMutations = hasCommittedMutations
     }
 
-    public var exists: Bool { state == .found }
+    package var exists: Bool { state == .found }
 }

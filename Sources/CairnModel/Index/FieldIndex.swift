@@ -20,9 +20,9 @@
 /// ```
 public struct FieldIndex: Hashable, Sendable, Identifiable, CustomStringConvertible {
     /// One indexed field and how it is indexed.
-    public struct Segment: Hashable, Sendable, CustomStringConvertible {
+    package struct Segment: Hashable, Sendable, CustomStringConvertible {
         /// How a field is indexed.
-        public enum Kind: String, Hashable, Sendable {
+        package enum Kind: String, Hashable, Sendable {
             /// The field's value, in ascending value order (`"order": "ASCENDING"`).
             case ascending = "asc"
             /// The field's value, in descending value order (`"order": "DESCENDING"`).
@@ -32,42 +32,42 @@ public struct FieldIndex: Hashable, Sendable, Identifiable, CustomStringConverti
             case contains
         }
 
-        public let field: FieldPath
-        public let kind: Kind
+        package let field: FieldPath
+        package let kind: Kind
 
-        public init(_ field: FieldPath, _ kind: Kind) {
+        package init(_ field: FieldPath, _ kind: Kind) {
             self.field = field
             self.kind = kind
         }
 
         /// True for an ascending or descending segment, false for a contains segment.
-        public var isDirectional: Bool { kind != .contains }
+        package var isDirectional: Bool { kind != .contains }
 
         /// True for a descending segment.
-        public var isDescending: Bool { kind == .descending }
+        package var isDescending: Bool { kind == .descending }
 
         /// The segment's part of ``FieldIndex/canonicalID``: the escaped field path, `:`, the kind
         /// (`author:asc`, `` `a.b`:desc ``, `tags:contains`).
-        public var canonicalString: String { field.canonicalString + ":" + kind.rawValue }
+        package var canonicalString: String { field.canonicalString + ":" + kind.rawValue }
 
-        public var description: String { canonicalString }
+        package var description: String { canonicalString }
     }
 
     /// The collection id whose documents the index covers, in every collection of that id (the SDKs do not
     /// tell collection indexes from collection group indexes).
-    public let collectionGroup: String
+    package let collectionGroup: String
     /// The indexed fields, in index order. At most one is ``Segment/Kind/contains``.
-    public let segments: [Segment]
+    package let segments: [Segment]
     /// The contains segment, if the index has one (SDK `getArraySegment`).
-    public let arraySegment: Segment?
+    package let arraySegment: Segment?
     /// The ascending and descending segments, in index order (SDK `getDirectionalSegments`).
-    public let directionalSegments: [Segment]
+    package let directionalSegments: [Segment]
 
     /// An index over `collectionGroup` with the given segments.
     ///
     /// - Throws: ``ModelError`` `invalidArgument` for an empty collection group or one containing `/`, no
     ///   segments, more than one contains segment, or a field that appears in two directional segments.
-    public init(collectionGroup: String, segments: [Segment]) throws(ModelError) {
+    package init(collectionGroup: String, segments: [Segment]) throws(ModelError) {
         if collectionGroup.isEmpty || collectionGroup.utf8.contains(UInt8(ascii: "/")) {
             throw .invalidArgument(
                 "Invalid index: the collection group must be a non-empty collection id without '/', "
@@ -104,7 +104,7 @@ public struct FieldIndex: Hashable, Sendable, Identifiable, CustomStringConverti
     /// canonical-id = escaped-group "|" segment *( "," segment )
     /// segment      = escaped-field-path ":" ( "asc" / "desc" / "contains" )
     /// ```
-    public var canonicalID: String {
+    package var canonicalID: String {
         FieldPath.escapedSegment(collectionGroup) + "|" + segments.map(\.canonicalString).joined(separator: ",")
     }
 

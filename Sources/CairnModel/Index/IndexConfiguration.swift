@@ -36,12 +36,12 @@ import Foundation
 ///     """)
 /// indexes[0].canonicalID   // "posts|author:asc,tags:contains"
 /// ```
-public enum IndexConfiguration {
+package enum IndexConfiguration {
     /// Parses index definitions (see the type's documentation for the format).
     ///
     /// - Throws: ``ModelError`` `invalidArgument` for text that is not JSON, or JSON of the wrong shape, with
     ///   the location of the problem (`indexes[2]: missing 'collectionGroup'`).
-    public static func parse(_ json: String) throws(ModelError) -> [FieldIndex] {
+    package static func parse(_ json: String) throws(ModelError) -> [FieldIndex] {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])

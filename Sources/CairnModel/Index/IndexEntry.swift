@@ -20,16 +20,16 @@
 /// let entries = documents.flatMap(index.entries(for:))
 ///     .sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }   // or insert into an ordered set
 /// ```
-public struct IndexEntry: Hashable, Sendable, CustomStringConvertible {
+package struct IndexEntry: Hashable, Sendable, CustomStringConvertible {
     /// The directional segments' encoded values, concatenated in index order.
-    public let directionalValue: [UInt8]
+    package let directionalValue: [UInt8]
     /// The encoded array element, for an index with a contains segment; `nil` otherwise.
-    public let arrayValue: [UInt8]?
+    package let arrayValue: [UInt8]?
     /// The document the entry belongs to.
-    public let key: DocumentKey
+    package let key: DocumentKey
     /// The bytes to order entries by: the array value, the directional value and the encoded document key
     /// (see the grammar above). Unique per entry of one index.
-    public let sortKey: [UInt8]
+    package let sortKey: [UInt8]
 
     init(directionalValue: [UInt8], arrayValue: [UInt8]?, key: DocumentKey, encodedKey: [UInt8]) {
         self.directionalValue = directionalValue
@@ -39,11 +39,11 @@ public struct IndexEntry: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Entries are equal when their sort keys are: the sort key encodes every other property.
-    public static func == (a: IndexEntry, b: IndexEntry) -> Bool { a.sortKey == b.sortKey }
+    package static func == (a: IndexEntry, b: IndexEntry) -> Bool { a.sortKey == b.sortKey }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(sortKey) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(sortKey) }
 
-    public var description: String { "IndexEntry(\(key), \(IndexRange.hex(sortKey)))" }
+    package var description: String { "IndexEntry(\(key), \(IndexRange.hex(sortKey)))" }
 }
 
 extension FieldIndex {
@@ -59,7 +59,7 @@ extension FieldIndex {
     /// let byAuthor = try FieldIndex(collectionGroup: "posts", segments: [.init(author, .ascending)])
     /// byAuthor.entries(for: post).count   // 1, or 0 when the post has no author
     /// ```
-    public func entries(for document: Document) -> [IndexEntry] {
+    package func entries(for document: Document) -> [IndexEntry] {
         guard document.exists, BytewiseOrder.equal(document.key.collectionGroup, collectionGroup) else { return [] }
         var directional = IndexKeyEncoder()
         for segment in directionalSegments {

@@ -25,9 +25,9 @@
 ///     let results = query.results(from: keys.compactMap(localDocument))
 /// }
 /// ```
-public enum IndexPlanner {
+package enum IndexPlanner {
     /// The most ranges built for one term; beyond it, columns are covered by one wider range each.
-    public static let maximumRangesPerTerm = 1000
+    package static let maximumRangesPerTerm = 1000
 
     /// The index with the most segments that serves every term of the query, the first listed among equals;
     /// `nil` when none does. For a query with OR filters, ``plan(for:among:)`` can use a different index per
@@ -37,7 +37,7 @@ public enum IndexPlanner {
     /// IndexPlanner.bestIndex(for: postsByAuthorNewestFirst, among: [byAuthor, byAuthorAndDate])
     /// // byAuthorAndDate: it serves the query and has more segments
     /// ```
-    public static func bestIndex(for query: Query, among indexes: [FieldIndex]) -> FieldIndex? {
+    package static func bestIndex(for query: Query, among indexes: [FieldIndex]) -> FieldIndex? {
         let matchers = TargetIndexMatcher.dnfTerms(of: query).map(TargetIndexMatcher.init(term:))
         return best(among: indexes) { index in matchers.allSatisfy { $0.servedBy(index) } }
     }
@@ -45,7 +45,7 @@ public enum IndexPlanner {
     /// The scans that answer the query: for each term of its disjunctive normal form, the best index serving
     /// it and the ranges to read; `nil` when some term has no serving index (the query then needs a scan of
     /// its documents). Follow the steps in the type's documentation.
-    public static func plan(for query: Query, among indexes: [FieldIndex]) -> [IndexScan]? {
+    package static func plan(for query: Query, among indexes: [FieldIndex]) -> [IndexScan]? {
         var scans: [IndexScan] = []
         for term in TargetIndexMatcher.dnfTerms(of: query) {
             let matcher = TargetIndexMatcher(term: term)
@@ -67,7 +67,7 @@ public enum IndexPlanner {
     /// IndexPlanner.scanRanges(for: query, using: index)
     /// // one range: from ("ada", 10) exclusive to the end of ("ada", numbers)
     /// ```
-    public static func scanRanges(for query: Query, using index: FieldIndex) -> [IndexRange]? {
+    package static func scanRanges(for query: Query, using index: FieldIndex) -> [IndexRange]? {
         let terms = TargetIndexMatcher.dnfTerms(of: query)
         guard terms.allSatisfy({ TargetIndexMatcher(term: $0).servedBy(index) }) else { return nil }
         return IndexRange.merged(terms.flatMap(index.scanRanges(forTerm:)))
@@ -85,10 +85,10 @@ public enum IndexPlanner {
 
 /// One index read of an ``IndexPlanner/plan(for:among:)``: the term of the query it answers, the index, and
 /// the sort-key ranges of that index to read.
-public struct IndexScan: Hashable, Sendable {
+package struct IndexScan: Hashable, Sendable {
     /// The term of the query's disjunctive normal form this scan finds the candidates of.
-    public let term: Query
-    public let index: FieldIndex
+    package let term: Query
+    package let index: FieldIndex
     /// Sorted, disjoint ranges of ``IndexEntry/sortKey``s; empty when the term can match nothing.
-    public let ranges: [IndexRange]
+    package let ranges: [IndexRange]
 }

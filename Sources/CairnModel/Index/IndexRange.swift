@@ -11,13 +11,13 @@
 /// range.contains(entry.sortKey)     // true for entries whose first column is a string
 /// // In an ordered set: seek to `lower`, then read while `contains` holds.
 /// ```
-public struct IndexRange: Hashable, Sendable, CustomStringConvertible {
-    public var lower: [UInt8]
-    public var lowerInclusive: Bool
-    public var upper: [UInt8]
-    public var upperInclusive: Bool
+package struct IndexRange: Hashable, Sendable, CustomStringConvertible {
+    package var lower: [UInt8]
+    package var lowerInclusive: Bool
+    package var upper: [UInt8]
+    package var upperInclusive: Bool
 
-    public init(lower: [UInt8], lowerInclusive: Bool, upper: [UInt8], upperInclusive: Bool) {
+    package init(lower: [UInt8], lowerInclusive: Bool, upper: [UInt8], upperInclusive: Bool) {
         self.lower = lower
         self.lowerInclusive = lowerInclusive
         self.upper = upper
@@ -25,7 +25,7 @@ public struct IndexRange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether a sort key lies in the range.
-    public func contains(_ sortKey: [UInt8]) -> Bool {
+    package func contains(_ sortKey: [UInt8]) -> Bool {
         let fromLower = BytewiseOrder.compare(sortKey, lower)
         guard lowerInclusive ? fromLower >= 0 : fromLower > 0 else { return false }
         let toUpper = BytewiseOrder.compare(sortKey, upper)
@@ -33,12 +33,12 @@ public struct IndexRange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when no byte string lies in the range.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         let order = BytewiseOrder.compare(lower, upper)
         return order > 0 || (order == 0 && !(lowerInclusive && upperInclusive))
     }
 
-    public var description: String {
+    package var description: String {
         (lowerInclusive ? "[" : "(") + Self.hex(lower) + ", " + Self.hex(upper) + (upperInclusive ? "]" : ")")
     }
 

@@ -38,7 +38,7 @@
 /// matcher.servedBy(index)          // true when the index can answer the query
 /// matcher.buildTargetIndex()       // the index automatic index creation would add for it
 /// ```
-public struct TargetIndexMatcher: Sendable {
+package struct TargetIndexMatcher: Sendable {
     /// The collection id an index must be on; `nil` for a document query, which no index serves.
     let collectionID: String?
     /// The `==`, `in`, `array-contains` and `array-contains-any` filters.
@@ -51,7 +51,7 @@ public struct TargetIndexMatcher: Sendable {
     ///
     /// - Throws: ``ModelError`` `invalidArgument` when the query has an OR filter; plan each of
     ///   ``dnfTerms(of:)`` instead.
-    public init(_ query: Query) throws(ModelError) {
+    package init(_ query: Query) throws(ModelError) {
         if query.filters.contains(where: \.containsDisjunction) {
             throw .invalidArgument(
                 "TargetIndexMatcher needs a conjunction of field filters, but \(query) has an OR filter; "
@@ -70,7 +70,7 @@ public struct TargetIndexMatcher: Sendable {
     }
 
     /// Whether `index` can serve the query (the rules are in the type's documentation).
-    public func servedBy(_ index: FieldIndex) -> Bool {
+    package func servedBy(_ index: FieldIndex) -> Bool {
         guard let collectionID, BytewiseOrder.equal(collectionID, index.collectionGroup) else { return false }
         if let arraySegment = index.arraySegment, !hasEqualityFilter(matching: arraySegment) { return false }
         let segments = index.directionalSegments
@@ -91,7 +91,7 @@ public struct TargetIndexMatcher: Sendable {
     /// a scan of the index then leaves filters to apply afterwards, or yields documents out of query order
     /// (SDK `isPartialIndex`, the `PARTIAL` index type that makes the query engine consider creating a
     /// better index).
-    public func isPartial(_ index: FieldIndex) -> Bool {
+    package func isPartial(_ index: FieldIndex) -> Bool {
         for filter in equalityFilters + inequalityFilters where !filter.field.isDocumentKey {
             if !index.segments.contains(where: { Self.matches(filter, $0) }) { return true }
         }
@@ -111,7 +111,7 @@ public struct TargetIndexMatcher: Sendable {
     /// // where author == "ada" and tags array-contains "swift", ordered by ts descending:
     /// try TargetIndexMatcher(query).buildTargetIndex()   // posts|author:asc,tags:contains,ts:desc
     /// ```
-    public func buildTargetIndex() -> FieldIndex? {
+    package func buildTargetIndex() -> FieldIndex? {
         guard let collectionID else { return nil }
         var segments: [FieldIndex.Segment] = []
         var fields: Set<FieldPath> = []
@@ -164,7 +164,7 @@ extension TargetIndexMatcher {
     /// // where a == 1 AND (b == 2 OR c == 3)
     /// TargetIndexMatcher.dnfTerms(of: query).map(\.filters)   // [[a == 1, b == 2], [a == 1, c == 3]]
     /// ```
-    public static func dnfTerms(of query: Query) -> [Query] {
+    package static func dnfTerms(of query: Query) -> [Query] {
         guard query.filters.contains(where: \.containsDisjunction) else { return [query] }
         return conjunctions(of: .and(query.filters)).map { term in
             Query(

@@ -10,31 +10,31 @@
 /// mask.covers(FieldPath(segments: ["address", "city"]))   // true: `address` is a prefix
 /// mask.covers(FieldPath(segments: ["age"]))               // false
 /// ```
-public struct FieldMask: Sendable, Hashable {
+package struct FieldMask: Sendable, Hashable {
     /// The paths, sorted and without duplicates.
-    public let fields: [FieldPath]
+    package let fields: [FieldPath]
 
     /// A mask of the given paths (duplicates are dropped, order does not matter).
-    public init<S: Sequence>(_ fields: S) where S.Element == FieldPath {
+    package init<S: Sequence>(_ fields: S) where S.Element == FieldPath {
         self.fields = Array(Set(fields)).sorted()
     }
 
     /// The empty mask: a patch with it writes no field.
-    public init() { self.fields = [] }
+    package init() { self.fields = [] }
 
-    public var isEmpty: Bool { fields.isEmpty }
+    package var isEmpty: Bool { fields.isEmpty }
 
     /// Whether `path` is one of the mask's paths or lies below one (a mask path is a prefix of it).
     ///
     /// ```swift
     /// FieldMask([FieldPath(segments: ["a"])]).covers(FieldPath(segments: ["a", "b"]))   // true
     /// ```
-    public func covers(_ path: FieldPath) -> Bool {
+    package func covers(_ path: FieldPath) -> Bool {
         fields.contains { $0.isPrefix(of: path) }
     }
 
     /// Whether `path` is exactly one of the mask's paths.
-    public func contains(_ path: FieldPath) -> Bool {
+    package func contains(_ path: FieldPath) -> Bool {
         fields.contains(path)
     }
 
@@ -43,12 +43,12 @@ public struct FieldMask: Sendable, Hashable {
     /// ```swift
     /// FieldMask([a]).union([b, a])   // FieldMask([a, b])
     /// ```
-    public func union<S: Sequence>(_ other: S) -> FieldMask where S.Element == FieldPath {
+    package func union<S: Sequence>(_ other: S) -> FieldMask where S.Element == FieldPath {
         FieldMask(fields + Array(other))
     }
 
     /// The mask with the paths of both masks.
-    public func union(_ other: FieldMask) -> FieldMask { union(other.fields) }
+    package func union(_ other: FieldMask) -> FieldMask { union(other.fields) }
 
     /// The mask that writes every leaf of `object`: one path per non-map value, descending into maps. An empty
     /// nested map is a leaf (its own path), so writing the mask keeps it. This is how "set with merge" without
@@ -58,7 +58,7 @@ public struct FieldMask: Sendable, Hashable {
     /// // {a: 1, b: {c: 2, d: {}}}  →  [a, b.c, b.d]
     /// FieldMask(leavesOf: object)
     /// ```
-    public init(leavesOf object: ObjectValue) {
+    package init(leavesOf object: ObjectValue) {
         var paths: [FieldPath] = []
         Self.collectLeaves(of: object, under: [], into: &paths)
         self.init(paths)
@@ -78,7 +78,7 @@ public struct FieldMask: Sendable, Hashable {
 
 extension FieldMask: CustomStringConvertible {
     /// `{a b.c}`: the canonical strings of the paths.
-    public var description: String {
+    package var description: String {
         "{" + fields.map(\.canonicalString).joined(separator: " ") + "}"
     }
 }

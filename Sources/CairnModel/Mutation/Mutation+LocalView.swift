@@ -28,7 +28,7 @@ extension Mutation {
     /// // mask == nil; document!.data == {a: 1}; document!.hasLocalMutations
     /// ```
     @discardableResult
-    public func applyToLocalView(
+    package func applyToLocalView(
         _ document: inout Document?, previousMask: FieldMask?, localWriteTime: Timestamp
     ) -> FieldMask? {
         if let document {

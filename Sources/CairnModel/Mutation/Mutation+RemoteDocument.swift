@@ -19,7 +19,7 @@ extension Mutation {
     /// mutation.applyToRemoteDocument(&document, result: MutationResult(version: commitTime, transformResults: []))
     /// // document!.version == commitTime; document!.hasCommittedMutations
     /// ```
-    public func applyToRemoteDocument(_ document: inout Document?, result: MutationResult) {
+    package func applyToRemoteDocument(_ document: inout Document?, result: MutationResult) {
         if let document {
             Swift.precondition(document.key == key, "mutation for \(key) applied to document \(document.key)")
         }

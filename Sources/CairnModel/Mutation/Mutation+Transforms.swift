@@ -28,7 +28,7 @@ extension Mutation {
     /// bump.baseMutation(for: localView)
     /// // patch(users/ada, {visits: 41}, mask {visits}, exists(true))
     /// ```
-    public func baseMutation(for document: Document?) -> Mutation? {
+    package func baseMutation(for document: Document?) -> Mutation? {
         var base: ObjectValue?
         for transform in fieldTransforms {
             let current = document?.data.value(at: transform.field)

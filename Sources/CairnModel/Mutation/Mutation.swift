@@ -25,7 +25,7 @@
 /// after a restart; they carry everything needed to do so.
 public struct Mutation: Sendable, Hashable {
     /// What the mutation writes.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Replace the document's contents with `value`.
         case set(value: ObjectValue)
         /// Write the fields in `mask`: set from `value` where it has a value, delete where it has none.
@@ -37,13 +37,13 @@ public struct Mutation: Sendable, Hashable {
     }
 
     /// The document written.
-    public let key: DocumentKey
-    public let kind: Kind
+    package let key: DocumentKey
+    package let kind: Kind
     /// The condition under which the write applies; a write whose precondition fails locally changes nothing
     /// in the local view (the server will reject it).
-    public let precondition: Precondition
+    package let precondition: Precondition
     /// Transforms applied after the value is written, in order. Empty for deletes and verifies.
-    public let fieldTransforms: [FieldTransform]
+    package let fieldTransforms: [FieldTransform]
 
     private init(key: DocumentKey, kind: Kind, precondition: Precondition, fieldTransforms: [FieldTransform]) {
         self.key = key
@@ -57,7 +57,7 @@ public struct Mutation: Sendable, Hashable {
     /// ```swift
     /// Mutation.set(key, value: ObjectValue(["a": .integer(1)]))
     /// ```
-    public static func set(
+    package static func set(
         _ key: DocumentKey, value: ObjectValue, precondition: Precondition = .none,
         transforms: [FieldTransform] = []
     ) -> Mutation {
@@ -72,7 +72,7 @@ public struct Mutation: Sendable, Hashable {
     /// Mutation.patch(key, value: ObjectValue(["a": .map(ObjectValue(["b": .integer(1)]))]),
     ///                mask: FieldMask([FieldPath(segments: ["a", "b"]), FieldPath(segments: ["c"])]))
     /// ```
-    public static func patch(
+    package static func patch(
         _ key: DocumentKey, value: ObjectValue, mask: FieldMask, precondition: Precondition = .exists(true),
         transforms: [FieldTransform] = []
     ) -> Mutation {
@@ -84,7 +84,7 @@ public struct Mutation: Sendable, Hashable {
     /// ```swift
     /// Mutation.delete(key)
     /// ```
-    public static func delete(_ key: DocumentKey, precondition: Precondition = .none) -> Mutation {
+    package static func delete(_ key: DocumentKey, precondition: Precondition = .none) -> Mutation {
         Mutation(key: key, kind: .delete, precondition: precondition, fieldTransforms: [])
     }
 
@@ -93,13 +93,13 @@ public struct Mutation: Sendable, Hashable {
     /// ```swift
     /// Mutation.verify(key, precondition: .updateTime(readVersion))
     /// ```
-    public static func verify(_ key: DocumentKey, precondition: Precondition) -> Mutation {
+    package static func verify(_ key: DocumentKey, precondition: Precondition) -> Mutation {
         Mutation(key: key, kind: .verify, precondition: precondition, fieldTransforms: [])
     }
 
     /// The fields this mutation changes, or `nil` when it replaces or removes the whole document (set, delete)
     /// or changes nothing (verify). Transformed fields of a patch are not included (`getFieldMask`).
-    public var fieldMask: FieldMask? {
+    package var fieldMask: FieldMask? {
         if case .patch(_, let mask) = kind { return mask }
         return nil
     }

@@ -28,16 +28,16 @@
 /// every remaining batch in order to the server copy, starting from the empty mask, then compute the overlay.
 public struct MutationBatch: Sendable, Hashable {
     /// The batch's place in the mutation queue: increasing across users, never reused.
-    public let batchID: Int
+    package let batchID: Int
     /// When the user made the writes: the local estimate of every server timestamp in the batch.
-    public let localWriteTime: Timestamp
+    package let localWriteTime: Timestamp
     /// Patches that pin increment bases, applied before ``mutations`` and never sent.
-    public let baseMutations: [Mutation]
+    package let baseMutations: [Mutation]
     /// The user's writes, in order.
-    public let mutations: [Mutation]
+    package let mutations: [Mutation]
 
     /// A batch of `mutations` (at least one: an empty batch is a programming error).
-    public init(batchID: Int, localWriteTime: Timestamp, baseMutations: [Mutation] = [], mutations: [Mutation]) {
+    package init(batchID: Int, localWriteTime: Timestamp, baseMutations: [Mutation] = [], mutations: [Mutation]) {
         precondition(!mutations.isEmpty, "a mutation batch needs at least one mutation")
         self.batchID = batchID
         self.localWriteTime = localWriteTime
@@ -67,7 +67,7 @@ public struct MutationBatch: Sendable, Hashable {
     private let positions: [DocumentKey: MutationPositions]
 
     /// The documents the batch writes, each once, in order of first write.
-    public let keys: [DocumentKey]
+    package let keys: [DocumentKey]
 
     public static func == (lhs: MutationBatch, rhs: MutationBatch) -> Bool {
         lhs.batchID == rhs.batchID && lhs.localWriteTime == rhs.localWriteTime
@@ -94,7 +94,7 @@ public struct MutationBatch: Sendable, Hashable {
     /// let mask = batch.applyToLocalDocument(&document, for: key)
     /// ```
     @discardableResult
-    public func applyToLocalDocument(
+    package func applyToLocalDocument(
         _ document: inout Document?, for key: DocumentKey, mutatedFields: FieldMask? = FieldMask()
     ) -> FieldMask? {
         var mask = mutatedFields
@@ -118,7 +118,7 @@ public struct MutationBatch: Sendable, Hashable {
     /// batch.applyToRemoteDocument(&document, for: key, batchResult: ack)
     /// // document!.hasCommittedMutations, at the write's version
     /// ```
-    public func applyToRemoteDocument(_ document: inout Document?, for key: DocumentKey, batchResult: MutationBatchResult) {
+    package func applyToRemoteDocument(_ document: inout Document?, for key: DocumentKey, batchResult: MutationBatchResult) {
         precondition(batchResult.batch.batchID == batchID, "result of batch \(batchResult.batch.batchID) applied to batch \(batchID)")
         for index in positions[key]?.writes ?? [] where index < batchResult.mutationResults.count {
             mutations[index].applyToRemoteDocument(&document, result: batchResult.mutationResults[index])

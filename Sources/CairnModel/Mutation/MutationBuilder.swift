@@ -24,11 +24,11 @@
 /// ])
 /// // patch(users/ada, {address.city nickname}, exists(true), 1 transform(s))
 /// ```
-public struct MutationBuilder: Sendable {
+package struct MutationBuilder: Sendable {
     /// The database written to: document references in the data must point into it.
-    public let databaseID: DatabaseID
+    package let databaseID: DatabaseID
 
-    public init(databaseID: DatabaseID) {
+    package init(databaseID: DatabaseID) {
         self.databaseID = databaseID
     }
 
@@ -37,7 +37,7 @@ public struct MutationBuilder: Sendable {
     /// ```swift
     /// try builder.set(key, data: ["name": "Ada", "joined": .serverTimestamp])
     /// ```
-    public func set(_ key: DocumentKey, data: [String: UserValue]) throws(ModelError) -> Mutation {
+    package func set(_ key: DocumentKey, data: [String: UserValue]) throws(ModelError) -> Mutation {
         var parser = UserDataParser(source: .set, databaseID: databaseID)
         let value = try parser.parseDocument(data)
         return try validated(.set(key, value: value, precondition: .none, transforms: parser.transforms))
@@ -55,7 +55,7 @@ public struct MutationBuilder: Sendable {
     /// try builder.setMerge(key, data: ["a": 1, "b": 2], mergeFields: [FieldPath(segments: ["a"])])
     /// // patch: mask {a}; b is ignored
     /// ```
-    public func setMerge(_ key: DocumentKey, data: [String: UserValue], mergeFields: [FieldPath]? = nil) throws(ModelError) -> Mutation {
+    package func setMerge(_ key: DocumentKey, data: [String: UserValue], mergeFields: [FieldPath]? = nil) throws(ModelError) -> Mutation {
         var parser = UserDataParser(source: .mergeSet, databaseID: databaseID)
         let value = try parser.parseDocument(data)
         guard let mergeFields else {
@@ -85,7 +85,7 @@ public struct MutationBuilder: Sendable {
     /// ```swift
     /// try builder.update(key, data: [FieldPath(segments: ["stats", "likes"]): .increment(.integer(1))])
     /// ```
-    public func update(_ key: DocumentKey, data: [FieldPath: UserValue]) throws(ModelError) -> Mutation {
+    package func update(_ key: DocumentKey, data: [FieldPath: UserValue]) throws(ModelError) -> Mutation {
         var parser = UserDataParser(source: .update, databaseID: databaseID)
         var value = ObjectValue()
         var mask: [FieldPath] = []
@@ -111,7 +111,7 @@ public struct MutationBuilder: Sendable {
     /// try builder.queryValue(["a", "b"])          // .array([.string("a"), .string("b")])
     /// try builder.queryValue(.serverTimestamp)    // throws: can only be used with updateData() and setData()
     /// ```
-    public func queryValue(_ value: UserValue) throws(ModelError) -> Value {
+    package func queryValue(_ value: UserValue) throws(ModelError) -> Value {
         var parser = UserDataParser(source: .argument, databaseID: databaseID)
         return try parser.parse(value, context: .root) ?? .null
     }
@@ -123,7 +123,7 @@ public struct MutationBuilder: Sendable {
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` when the key breaks ``PathValidation``'s rules.
-    public func delete(_ key: DocumentKey) throws(ModelError) -> Mutation {
+    package func delete(_ key: DocumentKey) throws(ModelError) -> Mutation {
         try validated(.delete(key, precondition: .none))
     }
 

@@ -5,15 +5,15 @@
 /// // a set with one serverTimestamp transform, committed at t
 /// MutationResult(version: t, transformResults: [.timestamp(t)])
 /// ```
-public struct MutationResult: Sendable, Hashable {
+package struct MutationResult: Sendable, Hashable {
     /// The version the write committed at: the `WriteResult.update_time`, or for a delete (which has no update
     /// time) the commit time of the batch. A no-op write keeps the document's old update time.
-    public var version: Timestamp
+    package var version: Timestamp
     /// One value per field transform of the mutation, in the same order (the server sends null for array
     /// transforms); empty when it has none.
-    public var transformResults: [Value]
+    package var transformResults: [Value]
 
-    public init(version: Timestamp, transformResults: [Value] = []) {
+    package init(version: Timestamp, transformResults: [Value] = []) {
         self.version = version
         self.transformResults = transformResults
     }
@@ -32,22 +32,22 @@ public struct MutationResult: Sendable, Hashable {
 /// ```
 public struct MutationBatchResult: Sendable, Equatable {
     /// The acknowledged batch.
-    public let batch: MutationBatch
+    package let batch: MutationBatch
     /// The commit time of the whole batch.
-    public let commitVersion: Timestamp
+    package let commitVersion: Timestamp
     /// One result per mutation of ``batch``, in order.
-    public let mutationResults: [MutationResult]
+    package let mutationResults: [MutationResult]
     /// For each document the batch wrote, the version its last write in the batch produced. The local store
     /// applies the acknowledgement to its cached server copy only when that copy is older
     /// (`LocalStore::ApplyWriteToRemoteDocuments`): a newer copy from the watch stream already includes it.
-    public let documentVersions: [DocumentKey: Timestamp]
+    package let documentVersions: [DocumentKey: Timestamp]
 
     /// Pairs the server's results with `batch`.
     ///
     /// - Throws: ``ModelError`` `dataLoss` when the answer does not fit the batch: a result count different
     ///   from the mutation count, or a transform-result count different from a mutation's transform count.
     ///   Either means the write-stream response was damaged or misrouted; the batch must not be acknowledged.
-    public init(batch: MutationBatch, commitVersion: Timestamp, mutationResults: [MutationResult]) throws(ModelError) {
+    package init(batch: MutationBatch, commitVersion: Timestamp, mutationResults: [MutationResult]) throws(ModelError) {
         guard mutationResults.count == batch.mutations.count else {
             throw ModelError(
                 .dataLoss,

@@ -9,19 +9,19 @@
 /// var view: Document? = remoteCopy
 /// overlay.mutation.applyToLocalView(&view, previousMask: FieldMask(), localWriteTime: overlayTime)
 /// ```
-public struct Overlay: Sendable, Hashable {
+package struct Overlay: Sendable, Hashable {
     /// The highest batch id whose mutations the overlay includes.
-    public var largestBatchID: Int
+    package var largestBatchID: Int
     /// A set, patch or delete with precondition `.none` and no transforms (their results are already values).
-    public var mutation: Mutation
+    package var mutation: Mutation
 
-    public init(largestBatchID: Int, mutation: Mutation) {
+    package init(largestBatchID: Int, mutation: Mutation) {
         self.largestBatchID = largestBatchID
         self.mutation = mutation
     }
 
     /// The document the overlay writes.
-    public var key: DocumentKey { mutation.key }
+    package var key: DocumentKey { mutation.key }
 
     /// The single mutation that turns the server copy into `document`, the local view after pending batches
     /// were applied to it (`Mutation::CalculateOverlayMutation`), or `nil` when no batch changed the document.
@@ -42,7 +42,7 @@ public struct Overlay: Sendable, Hashable {
     /// let mask = batch.applyToLocalDocument(&document, for: key)
     /// let overlay = Overlay.calculateOverlayMutation(for: document, mask: mask)
     /// ```
-    public static func calculateOverlayMutation(for document: Document?, mask: FieldMask?) -> Mutation? {
+    package static func calculateOverlayMutation(for document: Document?, mask: FieldMask?) -> Mutation? {
         guard let document, document.hasLocalMutations else { return nil }
         guard let mask else {
             if document.state == .noDocument {

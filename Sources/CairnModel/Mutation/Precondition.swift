@@ -9,7 +9,7 @@
 /// mustExist.isValid(for: nil)           // false: the cache knows nothing of the document
 /// mustExist.isValid(for: foundDocument) // true
 /// ```
-public enum Precondition: Sendable, Hashable {
+package enum Precondition: Sendable, Hashable {
     /// No condition: the mutation always applies.
     case none
     /// The document must exist (`true`) or must not exist (`false`).
@@ -24,7 +24,7 @@ public enum Precondition: Sendable, Hashable {
     /// Precondition.exists(false).isValid(for: nil)                                   // true
     /// Precondition.updateTime(v).isValid(for: Document(key: k, state: .found, version: v)) // true
     /// ```
-    public func isValid(for document: Document?) -> Bool {
+    package func isValid(for document: Document?) -> Bool {
         let exists = document?.state == .found
         switch self {
         case .none:
@@ -37,14 +37,14 @@ public enum Precondition: Sendable, Hashable {
     }
 
     /// Whether this is ``none``.
-    public var isNone: Bool {
+    package var isNone: Bool {
         if case .none = self { return true }
         return false
     }
 }
 
 extension Precondition: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .none: "none"
         case .exists(let exists): "exists(\(exists))"

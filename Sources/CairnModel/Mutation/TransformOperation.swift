@@ -11,7 +11,7 @@
 /// bump.applyToLocalView(previous: .integer(41), localWriteTime: now)   // .integer(42)
 /// bump.applyToLocalView(previous: .string("x"), localWriteTime: now)   // .integer(1): not a number counts as 0
 /// ```
-public enum TransformOperation: Sendable, Hashable {
+package enum TransformOperation: Sendable, Hashable {
     /// The commit time of the write. Locally a pending ``Value/serverTimestamp(localWriteTime:previous:)``.
     case serverTimestamp
     /// Adds the operand to the field's number. The operand must be an integer or a double: ``MutationBuilder``
@@ -37,7 +37,7 @@ public enum TransformOperation: Sendable, Hashable {
     /// TransformOperation.arrayUnion([.integer(1), .integer(1)]).applyToLocalView(previous: nil, localWriteTime: t)
     /// // .array([.integer(1)])
     /// ```
-    public func applyToLocalView(previous: Value?, localWriteTime: Timestamp) -> Value {
+    package func applyToLocalView(previous: Value?, localWriteTime: Timestamp) -> Value {
         switch self {
         case .serverTimestamp:
             if case .serverTimestamp(_, let earlier) = previous {
@@ -61,7 +61,7 @@ public enum TransformOperation: Sendable, Hashable {
     /// TransformOperation.serverTimestamp.applyToRemoteDocument(previous: nil, transformResult: .timestamp(t))
     /// // .timestamp(t)
     /// ```
-    public func applyToRemoteDocument(previous: Value?, transformResult: Value) -> Value {
+    package func applyToRemoteDocument(previous: Value?, transformResult: Value) -> Value {
         switch self {
         case .serverTimestamp, .increment:
             return transformResult
@@ -81,7 +81,7 @@ public enum TransformOperation: Sendable, Hashable {
     /// TransformOperation.increment(.integer(1)).computeBaseValue(nil)            // .integer(0)
     /// TransformOperation.serverTimestamp.computeBaseValue(.integer(3))           // nil
     /// ```
-    public func computeBaseValue(_ current: Value?) -> Value? {
+    package func computeBaseValue(_ current: Value?) -> Value? {
         switch self {
         case .increment:
             if let current, current.isNumber { return current }
@@ -133,11 +133,11 @@ public enum TransformOperation: Sendable, Hashable {
 /// ```swift
 /// FieldTransform(field: FieldPath(segments: ["visits"]), operation: .increment(.integer(1)))
 /// ```
-public struct FieldTransform: Sendable, Hashable {
-    public var field: FieldPath
-    public var operation: TransformOperation
+package struct FieldTransform: Sendable, Hashable {
+    package var field: FieldPath
+    package var operation: TransformOperation
 
-    public init(field: FieldPath, operation: TransformOperation) {
+    package init(field: FieldPath, operation: TransformOperation) {
         self.field = field
         self.operation = operation
     }

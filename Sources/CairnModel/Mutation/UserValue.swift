@@ -14,7 +14,7 @@
 ///     "nickname": .delete,                     // only in updates and merges
 /// ]
 /// ```
-public indirect enum UserValue: Sendable {
+package indirect enum UserValue: Sendable {
     /// Plain data. Maps and arrays inside it are checked like ``map(_:)`` and ``array(_:)``.
     case value(Value)
     /// A map whose values may hold sentinels.
@@ -46,32 +46,32 @@ public indirect enum UserValue: Sendable {
 }
 
 extension UserValue: ExpressibleByNilLiteral {
-    public init(nilLiteral: ()) { self = .value(.null) }
+    package init(nilLiteral: ()) { self = .value(.null) }
 }
 
 extension UserValue: ExpressibleByBooleanLiteral {
-    public init(booleanLiteral value: Bool) { self = .value(.boolean(value)) }
+    package init(booleanLiteral value: Bool) { self = .value(.boolean(value)) }
 }
 
 extension UserValue: ExpressibleByIntegerLiteral {
-    public init(integerLiteral value: Int64) { self = .value(.integer(value)) }
+    package init(integerLiteral value: Int64) { self = .value(.integer(value)) }
 }
 
 extension UserValue: ExpressibleByFloatLiteral {
-    public init(floatLiteral value: Double) { self = .value(.double(value)) }
+    package init(floatLiteral value: Double) { self = .value(.double(value)) }
 }
 
 extension UserValue: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) { self = .value(.string(value)) }
+    package init(stringLiteral value: String) { self = .value(.string(value)) }
 }
 
 extension UserValue: ExpressibleByArrayLiteral {
-    public init(arrayLiteral elements: UserValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: UserValue...) { self = .array(elements) }
 }
 
 extension UserValue: ExpressibleByDictionaryLiteral {
     /// A map; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, UserValue)...) {
+    package init(dictionaryLiteral elements: (String, UserValue)...) {
         self = .map(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -1,11 +1,11 @@
 /// A Firestore database: a project id and a database id (`(default)` unless named).
 public struct DatabaseID: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public static let defaultDatabase = "(default)"
+    package static let defaultDatabase = "(default)"
 
-    public var projectID: String
-    public var databaseID: String
+    package var projectID: String
+    package var databaseID: String
 
-    public init(projectID: String, databaseID: String = DatabaseID.defaultDatabase) {
+    package init(projectID: String, databaseID: String = DatabaseID.defaultDatabase) {
         self.projectID = projectID
         self.databaseID = databaseID
     }

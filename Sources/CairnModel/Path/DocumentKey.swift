@@ -10,10 +10,10 @@
 /// try DocumentKey(parsing: "users")          // throws: a document path needs an even number of segments
 /// ```
 public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let path: ResourcePath
+    package let path: ResourcePath
 
     /// A key from a path already known to be a document path (no validation beyond a precondition).
-    public init(path: ResourcePath) {
+    package init(path: ResourcePath) {
         precondition(path.count >= 2 && path.count % 2 == 0, "a document key needs an even number of segments")
         self.path = path
     }
@@ -32,7 +32,7 @@ public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertib
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` naming the path and its segment count.
-    public init(validating path: ResourcePath) throws(ModelError) {
+    package init(validating path: ResourcePath) throws(ModelError) {
         guard path.isDocumentPath else {
             throw ModelError.invalidArgument(
                 "Invalid document reference. Document references must have an even number of segments, "
@@ -50,15 +50,15 @@ public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertib
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` for `//` or an odd number of segments.
-    public init(parsing string: String) throws(ModelError) {
+    package init(parsing string: String) throws(ModelError) {
         try self.init(validating: ResourcePath(parsing: string))
     }
 
     /// The collection the document is in (e.g. `users/ada/posts` for `users/ada/posts/p1`).
-    public var collectionPath: ResourcePath { path.parent! }
+    package var collectionPath: ResourcePath { path.parent! }
     /// The last segment of the collection path (the collection group).
-    public var collectionGroup: String { path.segments[path.count - 2] }
-    public var documentID: String { path.segments[path.count - 1] }
+    package var collectionGroup: String { path.segments[path.count - 2] }
+    package var documentID: String { path.segments[path.count - 1] }
 
     /// The path joined with `/`, such as `users/ada`.
     public var description: String { path.canonicalString }

@@ -24,7 +24,7 @@ extension FieldPath {
     /// try FieldPath(["a`b", "1st"]).canonicalString            // "`a\\`b`.`1st`"
     /// FieldPath.documentKey.canonicalString                    // "__name__"
     /// ```
-    public var canonicalString: String {
+    package var canonicalString: String {
         segments.map(Self.escapedSegment).joined(separator: ".")
     }
 
@@ -38,7 +38,7 @@ extension FieldPath {
     ///
     /// - Throws: ``ModelError`` `invalidArgument` for an empty segment, a trailing `\`, or an unterminated
     ///   backtick.
-    public init(parsingServerFormat string: String) throws(ModelError) {
+    package init(parsingServerFormat string: String) throws(ModelError) {
         var segments: [String] = []
         var current: [UInt8] = []
         var quoted = false

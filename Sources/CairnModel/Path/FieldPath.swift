@@ -15,11 +15,11 @@
 /// odd.canonicalString                                        // "`a.b`.c"
 /// city.parent?.isPrefix(of: city)                            // true
 /// ```
-public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public private(set) var segments: [String]
+package struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package private(set) var segments: [String]
 
     /// A field path from segments already known to be valid (no validation).
-    public init(segments: [String]) { self.segments = segments }
+    package init(segments: [String]) { self.segments = segments }
 
     /// A field path from literal segment names (the public `FieldPath(["a", "b"])` form): a `.` or backtick in a
     /// name is part of the name. Needs at least one segment and no empty segment, with the Firebase SDKs'
@@ -31,7 +31,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` for no segments or an empty segment.
-    public init(_ segments: [String]) throws(ModelError) {
+    package init(_ segments: [String]) throws(ModelError) {
         guard !segments.isEmpty else {
             throw ModelError.invalidArgument(
                 "Invalid field path. Provided names must not be empty; pass at least one field name.")
@@ -55,7 +55,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` with the Firebase SDKs' messages.
-    public init(parsingDotted string: String) throws(ModelError) {
+    package init(parsingDotted string: String) throws(ModelError) {
         if string.utf8.contains(where: Self.reservedInDottedPaths.contains) {
             throw ModelError.invalidArgument(
                 "Invalid field path (\(string)). Paths must not contain '~', '*', '/', '[', or ']'. "
@@ -69,38 +69,38 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The document key pseudo-field `__name__`.
-    public static let documentKey = FieldPath(segments: ["__name__"])
+    package static let documentKey = FieldPath(segments: ["__name__"])
 
-    public var isDocumentKey: Bool { self == FieldPath.documentKey }
-    public var count: Int { segments.count }
-    public var isEmpty: Bool { segments.isEmpty }
+    package var isDocumentKey: Bool { self == FieldPath.documentKey }
+    package var count: Int { segments.count }
+    package var isEmpty: Bool { segments.isEmpty }
 
     /// The last segment: `"city"` for `address.city`; `nil` for the empty path.
-    public var lastSegment: String? { segments.last }
+    package var lastSegment: String? { segments.last }
 
     /// The path without its last segment: `address` for `address.city`, the empty path for `address`, and `nil`
     /// for the empty path.
-    public var parent: FieldPath? { segments.isEmpty ? nil : FieldPath(segments: Array(segments.dropLast())) }
+    package var parent: FieldPath? { segments.isEmpty ? nil : FieldPath(segments: Array(segments.dropLast())) }
 
     /// This path followed by one more (literal) segment.
-    public func appending(_ segment: String) -> FieldPath { FieldPath(segments: segments + [segment]) }
+    package func appending(_ segment: String) -> FieldPath { FieldPath(segments: segments + [segment]) }
 
     /// This path followed by the segments of `other`.
-    public func appending(_ other: FieldPath) -> FieldPath { FieldPath(segments: segments + other.segments) }
+    package func appending(_ other: FieldPath) -> FieldPath { FieldPath(segments: segments + other.segments) }
 
     /// True when this path's segments are the first segments of `other`: `a` is a prefix of `a.b` and of `a`.
-    public func isPrefix(of other: FieldPath) -> Bool { PathSegmentOrder.isPrefix(segments, of: other.segments) }
+    package func isPrefix(of other: FieldPath) -> Bool { PathSegmentOrder.isPrefix(segments, of: other.segments) }
 
     /// The escaped form (``canonicalString``).
-    public var description: String { canonicalString }
+    package var description: String { canonicalString }
 
-    public static func < (a: FieldPath, b: FieldPath) -> Bool {
+    package static func < (a: FieldPath, b: FieldPath) -> Bool {
         PathSegmentOrder.compare(a.segments, b.segments) < 0
     }
 
-    public static func == (a: FieldPath, b: FieldPath) -> Bool { PathSegmentOrder.equal(a.segments, b.segments) }
+    package static func == (a: FieldPath, b: FieldPath) -> Bool { PathSegmentOrder.equal(a.segments, b.segments) }
 
-    public func hash(into hasher: inout Hasher) { PathSegmentOrder.hash(segments, into: &hasher) }
+    package func hash(into hasher: inout Hasher) { PathSegmentOrder.hash(segments, into: &hasher) }
 
     /// The bytes a user's dotted field path must not contain: `~ * / [ ]`.
     static let reservedInDottedPaths: Set<UInt8> = Set("~*/[]".utf8)

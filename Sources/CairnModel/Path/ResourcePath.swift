@@ -13,11 +13,11 @@
 /// try ResourcePath(parsing: "users//ada")               // throws invalidArgument: empty segment
 /// ResourcePath(segments: ["a"]) < ResourcePath(segments: ["a", "b"])   // true: a prefix sorts first
 /// ```
-public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public private(set) var segments: [String]
+package struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package private(set) var segments: [String]
 
     /// A path from segments that are already known to be valid (no validation).
-    public init(segments: [String]) { self.segments = segments }
+    package init(segments: [String]) { self.segments = segments }
 
     /// Parses a slash-separated path the way the Firebase SDKs do (`ResourcePath::FromString`): a leading or
     /// trailing `/` is ignored, `""` and `"/"` are the root path, and an empty segment anywhere else (`"a//b"`)
@@ -28,7 +28,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` when the path contains `//`.
-    public init(parsing string: String) throws(ModelError) {
+    package init(parsing string: String) throws(ModelError) {
         let slash = UInt8(ascii: "/")
         if zip(string.utf8, string.utf8.dropFirst()).contains(where: { $0 == slash && $1 == slash }) {
             throw ModelError.invalidArgument(
@@ -38,34 +38,34 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// The root path: no segments.
-    public static let root = ResourcePath(segments: [])
+    package static let root = ResourcePath(segments: [])
 
-    public var count: Int { segments.count }
-    public var isEmpty: Bool { segments.isEmpty }
-    public var lastSegment: String? { segments.last }
+    package var count: Int { segments.count }
+    package var isEmpty: Bool { segments.isEmpty }
+    package var lastSegment: String? { segments.last }
 
     /// True for an odd number of segments: the path names a collection (`users`, `users/ada/posts`).
-    public var isCollectionPath: Bool { count % 2 == 1 }
+    package var isCollectionPath: Bool { count % 2 == 1 }
     /// True for an even, non-zero number of segments: the path names a document (`users/ada`).
-    public var isDocumentPath: Bool { count > 0 && count % 2 == 0 }
+    package var isDocumentPath: Bool { count > 0 && count % 2 == 0 }
 
-    public func appending(_ segment: String) -> ResourcePath { ResourcePath(segments: segments + [segment]) }
-    public func appending(_ other: ResourcePath) -> ResourcePath { ResourcePath(segments: segments + other.segments) }
-    public var parent: ResourcePath? { segments.isEmpty ? nil : ResourcePath(segments: Array(segments.dropLast())) }
+    package func appending(_ segment: String) -> ResourcePath { ResourcePath(segments: segments + [segment]) }
+    package func appending(_ other: ResourcePath) -> ResourcePath { ResourcePath(segments: segments + other.segments) }
+    package var parent: ResourcePath? { segments.isEmpty ? nil : ResourcePath(segments: Array(segments.dropLast())) }
 
     /// The segments joined with `/`.
-    public var canonicalString: String { segments.joined(separator: "/") }
+    package var canonicalString: String { segments.joined(separator: "/") }
 
     /// The segments joined with `/` (``canonicalString``).
-    public var description: String { canonicalString }
+    package var description: String { canonicalString }
 
     /// True when this path's segments are the first segments of `other` (a path is a prefix of itself).
-    public func isPrefix(of other: ResourcePath) -> Bool {
+    package func isPrefix(of other: ResourcePath) -> Bool {
         PathSegmentOrder.isPrefix(segments, of: other.segments)
     }
 
     /// True when `prefix` is a prefix of this path: `users/ada/posts/p1` has the prefix `users/ada`.
-    public func hasPrefix(_ prefix: ResourcePath) -> Bool { prefix.isPrefix(of: self) }
+    package func hasPrefix(_ prefix: ResourcePath) -> Bool { prefix.isPrefix(of: self) }
 
     /// Checks that `path` can address a collection: an odd number of segments, none of them empty. The message
     /// follows the Firebase SDKs' `validateCollectionPath`.
@@ -76,7 +76,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` naming the path and its segment count.
-    public static func validateCollectionPath(_ path: ResourcePath) throws(ModelError) {
+    package static func validateCollectionPath(_ path: ResourcePath) throws(ModelError) {
         guard path.isCollectionPath else {
             throw ModelError.invalidArgument(
                 "Invalid collection reference. Collection references must have an odd number of segments, "
@@ -97,13 +97,13 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// The path as Firebase's messages show it, with the root path spelled out.
     var quotedForMessage: String { isEmpty ? "the root path" : canonicalString }
 
-    public static func < (a: ResourcePath, b: ResourcePath) -> Bool {
+    package static func < (a: ResourcePath, b: ResourcePath) -> Bool {
         PathSegmentOrder.compare(a.segments, b.segments) < 0
     }
 
-    public static func == (a: ResourcePath, b: ResourcePath) -> Bool {
+    package static func == (a: ResourcePath, b: ResourcePath) -> Bool {
         PathSegmentOrder.equal(a.segments, b.segments)
     }
 
-    public func hash(into hasher: inout Hasher) { PathSegmentOrder.hash(segments, into: &hasher) }
+    package func hash(into hasher: inout Hasher) { PathSegmentOrder.hash(segments, into: &hasher) }
 }

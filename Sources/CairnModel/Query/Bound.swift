@@ -20,25 +20,25 @@
 /// fromTwenty.sortsBefore(documentAged20, orderedBy: order)   // true: startAt(20) keeps age 20
 /// Bound(position: [.integer(20)], inclusive: false).sortsBefore(documentAged20, orderedBy: order)  // false
 /// ```
-public struct Bound: Sendable, Hashable, CustomStringConvertible {
-    public var position: [Value]
-    public var inclusive: Bool
+package struct Bound: Sendable, Hashable, CustomStringConvertible {
+    package var position: [Value]
+    package var inclusive: Bool
 
-    public init(position: [Value], inclusive: Bool) {
+    package init(position: [Value], inclusive: Bool) {
         self.position = position
         self.inclusive = inclusive
     }
 
     /// True when the document is at or after this position in query order (strictly after when the bound is
     /// exclusive): the test a start cursor applies.
-    public func sortsBefore(_ document: Document, orderedBy orderBy: [OrderBy]) -> Bool {
+    package func sortsBefore(_ document: Document, orderedBy orderBy: [OrderBy]) -> Bool {
         let comparison = compare(to: document, orderedBy: orderBy)
         return inclusive ? comparison <= 0 : comparison < 0
     }
 
     /// True when the document is at or before this position in query order (strictly before when the bound is
     /// exclusive): the test an end cursor applies.
-    public func sortsAfter(_ document: Document, orderedBy orderBy: [OrderBy]) -> Bool {
+    package func sortsAfter(_ document: Document, orderedBy orderBy: [OrderBy]) -> Bool {
         let comparison = compare(to: document, orderedBy: orderBy)
         return inclusive ? comparison >= 0 : comparison > 0
     }
@@ -48,7 +48,7 @@ public struct Bound: Sendable, Hashable, CustomStringConvertible {
     ///
     /// A `__name__` component that is not a reference (which the query builders reject) compares by type
     /// order against a reference; a document missing a compared field sorts first (see ``OrderBy/compare(_:_:)``).
-    public func compare(to document: Document, orderedBy orderBy: [OrderBy]) -> Int {
+    package func compare(to document: Document, orderedBy orderBy: [OrderBy]) -> Int {
         for (component, order) in zip(position, orderBy) {
             let comparison: Int
             if order.field.isDocumentKey {
@@ -66,9 +66,9 @@ public struct Bound: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The position's part of a canonical id: the values' canonical strings joined with `,`.
-    public var positionCanonicalID: String { position.map(\.canonicalString).joined(separator: ",") }
+    package var positionCanonicalID: String { position.map(\.canonicalString).joined(separator: ",") }
 
-    public var description: String {
+    package var description: String {
         "Bound(position: [\(positionCanonicalID)], inclusive: \(inclusive))"
     }
 }

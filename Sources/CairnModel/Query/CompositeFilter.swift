@@ -13,34 +13,34 @@
 /// ])
 /// cheapOrRed.canonicalID   // or(price<10,color=="red")
 /// ```
-public struct CompositeFilter: Sendable, Hashable, CustomStringConvertible {
+package struct CompositeFilter: Sendable, Hashable, CustomStringConvertible {
     /// How the sub-filters combine.
-    public enum Operator: String, Sendable, Hashable {
+    package enum Operator: String, Sendable, Hashable {
         case and
         case or
     }
 
-    public var op: Operator
-    public var filters: [Filter]
+    package var op: Operator
+    package var filters: [Filter]
 
-    public init(_ op: Operator, _ filters: [Filter]) {
+    package init(_ op: Operator, _ filters: [Filter]) {
         self.op = op
         self.filters = filters
     }
 
-    public var isConjunction: Bool { op == .and }
-    public var isDisjunction: Bool { op == .or }
+    package var isConjunction: Bool { op == .and }
+    package var isDisjunction: Bool { op == .or }
 
     /// True when every sub-filter is a field filter (no nested composites).
-    public var isFlat: Bool {
+    package var isFlat: Bool {
         filters.allSatisfy { if case .field = $0 { true } else { false } }
     }
 
     /// True for an AND of field filters only: the shape a list of `whereField` calls has.
-    public var isFlatConjunction: Bool { isConjunction && isFlat }
+    package var isFlatConjunction: Bool { isConjunction && isFlat }
 
     /// Whether the document satisfies all (AND) or any (OR) of the sub-filters.
-    public func matches(_ document: Document) -> Bool {
+    package func matches(_ document: Document) -> Bool {
         switch op {
         case .and: filters.allSatisfy { $0.matches(document) }
         case .or: filters.contains { $0.matches(document) }
@@ -48,15 +48,15 @@ public struct CompositeFilter: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The field filters of the whole tree, depth first, in order (SDK `GetFlattenedFilters`).
-    public var flattenedFilters: [FieldFilter] { filters.flatMap(\.flattenedFilters) }
+    package var flattenedFilters: [FieldFilter] { filters.flatMap(\.flattenedFilters) }
 
     /// The composite's part of a query canonical id. A flat conjunction is its filters' ids joined with `,`, so
     /// `where(a).where(b)` and `where(and(a, b))` share an id (and a cached target), as in the SDKs; any other
     /// composite is `and(…)` or `or(…)` around its sub-filters' ids joined with `,` (JS `canonifyFilter`).
-    public var canonicalID: String {
+    package var canonicalID: String {
         let parts = filters.map(\.canonicalID).joined(separator: ",")
         return isFlatConjunction ? parts : "\(op.rawValue)(\(parts))"
     }
 
-    public var description: String { canonicalID }
+    package var description: String { canonicalID }
 }

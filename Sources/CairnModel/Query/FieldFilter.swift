@@ -24,23 +24,23 @@
 /// adults.matches(document)   // true when document.age is a number ≥ 18
 /// adults.canonicalID         // "age>=18"
 /// ```
-public struct FieldFilter: Sendable, Hashable, CustomStringConvertible {
-    public var field: FieldPath
-    public var op: FilterOperator
-    public var value: Value
+package struct FieldFilter: Sendable, Hashable, CustomStringConvertible {
+    package var field: FieldPath
+    package var op: FilterOperator
+    package var value: Value
 
     /// A filter as given, without validation (``Query/filtered(by:)`` validates).
-    public init(_ field: FieldPath, _ op: FilterOperator, _ value: Value) {
+    package init(_ field: FieldPath, _ op: FilterOperator, _ value: Value) {
         self.field = field
         self.op = op
         self.value = value
     }
 
     /// True when the filter makes ``field`` an inequality field (see ``FilterOperator/isInequality``).
-    public var isInequality: Bool { op.isInequality }
+    package var isInequality: Bool { op.isInequality }
 
     /// Whether the document satisfies the filter; see the type's documentation for the rules.
-    public func matches(_ document: Document) -> Bool {
+    package func matches(_ document: Document) -> Bool {
         if field.isDocumentKey { return matchesKey(document.key) }
         return matches(fieldValue: document.data.value(at: field))
     }
@@ -53,7 +53,7 @@ public struct FieldFilter: Sendable, Hashable, CustomStringConvertible {
     /// let adults = FieldFilter(FieldPath(segments: ["age"]), .greaterThanOrEqual, .integer(18))
     /// adults.matches(fieldValue: try DocumentCodec.value(at: adults.field, in: encoded))
     /// ```
-    public func matches(fieldValue: Value?) -> Bool {
+    package func matches(fieldValue: Value?) -> Bool {
         guard let fieldValue else { return false }
         switch op {
         case .notEqual:
@@ -98,7 +98,7 @@ public struct FieldFilter: Sendable, Hashable, CustomStringConvertible {
     /// The filter's part of a query canonical id: the escaped field path, the operator and the value's
     /// canonical string, with no separators (`a.b==1`, `` `x.y`!="s" ``, `tagsarray-contains"swift"`), as the
     /// SDKs' `FieldFilter::CanonicalId`.
-    public var canonicalID: String { field.canonicalString + op.rawValue + value.canonicalString }
+    package var canonicalID: String { field.canonicalString + op.rawValue + value.canonicalString }
 
-    public var description: String { canonicalID }
+    package var description: String { canonicalID }
 }

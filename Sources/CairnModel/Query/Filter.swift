@@ -11,18 +11,18 @@
 /// filter.flattenedFilters.count   // 2
 /// filter.matches(document)        // true for children and seniors
 /// ```
-public indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
+package indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
     case field(FieldFilter)
     case composite(CompositeFilter)
 
     /// An AND of the given filters.
-    public static func and(_ filters: [Filter]) -> Filter { .composite(CompositeFilter(.and, filters)) }
+    package static func and(_ filters: [Filter]) -> Filter { .composite(CompositeFilter(.and, filters)) }
 
     /// An OR of the given filters.
-    public static func or(_ filters: [Filter]) -> Filter { .composite(CompositeFilter(.or, filters)) }
+    package static func or(_ filters: [Filter]) -> Filter { .composite(CompositeFilter(.or, filters)) }
 
     /// Whether the document satisfies the filter.
-    public func matches(_ document: Document) -> Bool {
+    package func matches(_ document: Document) -> Bool {
         switch self {
         case .field(let filter): filter.matches(document)
         case .composite(let filter): filter.matches(document)
@@ -31,7 +31,7 @@ public indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
 
     /// Every field filter in the tree, depth first, in order (SDK `GetFlattenedFilters`): what validation and
     /// index planning look at.
-    public var flattenedFilters: [FieldFilter] {
+    package var flattenedFilters: [FieldFilter] {
         switch self {
         case .field(let filter): [filter]
         case .composite(let filter): filter.flattenedFilters
@@ -39,10 +39,10 @@ public indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for a composite filter without any field filter in it: it constrains nothing.
-    public var isEmpty: Bool { flattenedFilters.isEmpty }
+    package var isEmpty: Bool { flattenedFilters.isEmpty }
 
     /// True when the tree contains an OR (a disjunction) anywhere.
-    public var containsDisjunction: Bool {
+    package var containsDisjunction: Bool {
         switch self {
         case .field: false
         case .composite(let filter): filter.isDisjunction || filter.filters.contains { $0.containsDisjunction }
@@ -56,7 +56,7 @@ public indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// Filter.and([.or([single])]).simplified == single   // true
     /// ```
-    public var simplified: Filter {
+    package var simplified: Filter {
         guard case .composite(let composite) = self else { return self }
         let children = composite.filters.map(\.simplified).filter { !$0.isEmpty }
         if children.count == 1 { return children[0] }
@@ -65,12 +65,12 @@ public indirect enum Filter: Sendable, Hashable, CustomStringConvertible {
 
     /// The filter's part of a query canonical id (see ``FieldFilter/canonicalID`` and
     /// ``CompositeFilter/canonicalID``).
-    public var canonicalID: String {
+    package var canonicalID: String {
         switch self {
         case .field(let filter): filter.canonicalID
         case .composite(let filter): filter.canonicalID
         }
     }
 
-    public var description: String { canonicalID }
+    package var description: String { canonicalID }
 }

@@ -20,7 +20,7 @@
 /// FilterOperator.arrayContainsAny.rawValue   // "array-contains-any"
 /// FilterOperator.notIn.isInequality          // true: it adds an implicit order by
 /// ```
-public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
+package enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     case lessThan = "<"
     case lessThanOrEqual = "<="
     case equal = "=="
@@ -35,7 +35,7 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     /// True for the operators that make a field an *inequality field*: `<`, `<=`, `>`, `>=`, `!=` and
     /// `not-in` (SDK `FieldFilter::IsInequality`). Inequality fields get an implicit order by
     /// (see ``Query/normalizedOrderBy``).
-    public var isInequality: Bool {
+    package var isInequality: Bool {
         switch self {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn: true
         case .equal, .arrayContains, .arrayContainsAny, .in: false
@@ -43,7 +43,7 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True for `<`, `<=`, `>` and `>=`: the operators that compare within one ``TypeOrder``.
-    public var isRange: Bool {
+    package var isRange: Bool {
         switch self {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: true
         default: false
@@ -52,16 +52,16 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
 
     /// True for `array-contains` and `array-contains-any`, which look inside an array field
     /// (SDK `IsArrayOperator`).
-    public var isArrayOperator: Bool { self == .arrayContains || self == .arrayContainsAny }
+    package var isArrayOperator: Bool { self == .arrayContains || self == .arrayContainsAny }
 
     /// True for `in`, `not-in` and `array-contains-any`, whose value is a non-empty array of alternatives
     /// (SDK `IsDisjunctiveOperator`).
-    public var takesArrayOfValues: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
+    package var takesArrayOfValues: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 
     /// The most values the backend accepts in this operator's array: 10 for `not-in`, 30 for `in` and
     /// `array-contains-any`; `nil` for the other operators. Measured on the Cloud Firestore emulator
     /// ("'NOT_IN' supports up to 10 comparison values.", "'IN' supports up to 30 comparison values.").
-    public var maximumValueCount: Int? {
+    package var maximumValueCount: Int? {
         switch self {
         case .notIn: 10
         case .in, .arrayContainsAny: 30
@@ -71,7 +71,7 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
 
     /// The name error messages use, as the iOS SDK's `Query::Describe` spells it (`notIn`, `arrayContains`):
     /// the label of the matching `whereField(_:…)` argument.
-    public var apiName: String {
+    package var apiName: String {
         switch self {
         case .lessThan: "lessThan"
         case .lessThanOrEqual: "lessThanOrEqual"

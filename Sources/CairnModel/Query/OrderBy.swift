@@ -9,28 +9,28 @@
 /// newestFirst.canonicalID                 // "createdAtdesc"
 /// newestFirst.compare(older, newer)       // 1: older sorts after newer
 /// ```
-public struct OrderBy: Sendable, Hashable, CustomStringConvertible {
-    public var field: FieldPath
-    public var descending: Bool
+package struct OrderBy: Sendable, Hashable, CustomStringConvertible {
+    package var field: FieldPath
+    package var descending: Bool
 
-    public init(_ field: FieldPath, descending: Bool = false) {
+    package init(_ field: FieldPath, descending: Bool = false) {
         self.field = field
         self.descending = descending
     }
 
     /// The document key ordering, `__name__` ascending or descending.
-    public static func documentKey(descending: Bool) -> OrderBy {
+    package static func documentKey(descending: Bool) -> OrderBy {
         OrderBy(.documentKey, descending: descending)
     }
 
     /// The same field in the opposite direction (used to run `limit(toLast:)` queries).
-    public var reversed: OrderBy { OrderBy(field, descending: !descending) }
+    package var reversed: OrderBy { OrderBy(field, descending: !descending) }
 
     /// Compares two documents on this sort key: -1 when `a` comes first, 0 when they tie, 1 otherwise.
     ///
     /// A document missing the field sorts before one that has it (the SDKs assert instead: a query never
     /// compares documents that lack an order-by field, because they do not match it).
-    public func compare(_ a: Document, _ b: Document) -> Int {
+    package func compare(_ a: Document, _ b: Document) -> Int {
         let result: Int
         if field.isDocumentKey {
             result = Self.compareKeys(a.key, b.key)
@@ -45,9 +45,9 @@ public struct OrderBy: Sendable, Hashable, CustomStringConvertible {
 
     /// The order-by's part of a canonical id: the escaped field path followed by `asc` or `desc`, with no
     /// separator (SDK `OrderBy::CanonicalId`).
-    public var canonicalID: String { field.canonicalString + (descending ? "desc" : "asc") }
+    package var canonicalID: String { field.canonicalString + (descending ? "desc" : "asc") }
 
-    public var description: String { canonicalID }
+    package var description: String { canonicalID }
 
     /// Document keys in `__name__` order (segment by segment, the server's key order): -1, 0 or 1.
     static func compareKeys(_ a: DocumentKey, _ b: DocumentKey) -> Int {

@@ -19,7 +19,7 @@ extension Query {
     ///
     /// - Throws: `invalidArgument` for a filter that breaks a rule of `Query+Validation.swift`, such as a second
     ///   `not-in`, an empty `in` array or `age < null`.
-    public func filtered(by filter: Filter) throws(ModelError) -> Query {
+    package func filtered(by filter: Filter) throws(ModelError) -> Query {
         try requireCollectionScope(for: "filters")
         let simplified = filter.simplified
         if simplified.isEmpty { return self }
@@ -34,7 +34,7 @@ extension Query {
     /// - Throws: `invalidArgument` when a cursor is already set (cursors are positions in the order, so the
     ///   order must come first), when the field is already ordered, or when the query is already ordered by
     ///   `__name__` (the backend allows nothing after the key).
-    public func ordered(by orderBy: OrderBy) throws(ModelError) -> Query {
+    package func ordered(by orderBy: OrderBy) throws(ModelError) -> Query {
         try requireCollectionScope(for: "order bys")
         if startAt != nil {
             throw .invalidArgument(
@@ -62,7 +62,7 @@ extension Query {
     /// Keeps the first `limit` documents (SDK `Query::LimitToFirst`).
     ///
     /// - Throws: `invalidArgument` unless `1 <= limit <= Int32.max` (the wire format's range).
-    public func limited(to limit: Int) throws(ModelError) -> Query {
+    package func limited(to limit: Int) throws(ModelError) -> Query {
         try Self.validateLimit(limit)
         var query = self
         query.limit = limit
@@ -74,7 +74,7 @@ extension Query {
     /// explicit order by, which ``validateForExecution()`` checks when it is listened to or read, as the SDKs do.
     ///
     /// - Throws: `invalidArgument` unless `1 <= limit <= Int32.max`.
-    public func limitedToLast(_ limit: Int) throws(ModelError) -> Query {
+    package func limitedToLast(_ limit: Int) throws(ModelError) -> Query {
         try Self.validateLimit(limit)
         var query = self
         query.limit = limit
@@ -86,35 +86,35 @@ extension Query {
     ///
     /// - Throws: `invalidArgument` for more values than explicit order bys, or for a `__name__` value that is
     ///   not a reference (resolve a document ID with ``documentIDCursorValue(_:database:)``).
-    public func starting(at values: [Value]) throws(ModelError) -> Query {
+    package func starting(at values: [Value]) throws(ModelError) -> Query {
         try withStart(cursor(values, inclusive: true))
     }
 
     /// Starts after the documents at `values` (exclusive). Throws as ``starting(at:)``.
-    public func starting(after values: [Value]) throws(ModelError) -> Query {
+    package func starting(after values: [Value]) throws(ModelError) -> Query {
         try withStart(cursor(values, inclusive: false))
     }
 
     /// Ends at the documents at `values` (inclusive). Throws as ``starting(at:)``.
-    public func ending(at values: [Value]) throws(ModelError) -> Query {
+    package func ending(at values: [Value]) throws(ModelError) -> Query {
         try withEnd(cursor(values, inclusive: true))
     }
 
     /// Ends before the documents at `values` (exclusive). Throws as ``starting(at:)``.
-    public func ending(before values: [Value]) throws(ModelError) -> Query {
+    package func ending(before values: [Value]) throws(ModelError) -> Query {
         try withEnd(cursor(values, inclusive: false))
     }
 
     /// The query with `bound` as its start cursor, unvalidated (SDK `Query::StartingAt`): for bounds made by
     /// ``bound(at:inclusive:database:)`` or decoded from the cache.
-    public func withStart(_ bound: Bound?) -> Query {
+    package func withStart(_ bound: Bound?) -> Query {
         var query = self
         query.startAt = bound
         return query
     }
 
     /// The query with `bound` as its end cursor, unvalidated (SDK `Query::EndingAt`).
-    public func withEnd(_ bound: Bound?) -> Query {
+    package func withEnd(_ bound: Bound?) -> Query {
         var query = self
         query.endAt = bound
         return query
@@ -124,7 +124,7 @@ extension Query {
     /// (`ValidateHasExplicitOrderByForLimitToLast`): a `limit(toLast:)` query needs an explicit order by.
     ///
     /// - Throws: `invalidArgument` for a `limit(toLast:)` query without an explicit order by.
-    public func validateForExecution() throws(ModelError) {
+    package func validateForExecution() throws(ModelError) {
         if hasLimitToLast && explicitOrderBy.isEmpty {
             throw .invalidArgument(
                 "limit(toLast:) queries require specifying at least one order(by:) clause; "

@@ -17,14 +17,14 @@ extension Query {
     ///
     /// - Throws: `invalidArgument` for an empty ID, an ID with `/` in a collection query, or a path that does
     ///   not name a document.
-    public func documentIDFilterValue(_ documentID: String, database: DatabaseID) throws(ModelError) -> Value {
+    package func documentIDFilterValue(_ documentID: String, database: DatabaseID) throws(ModelError) -> Value {
         try documentIDValue(documentID, database: database, context: .filter)
     }
 
     /// The reference value for a document ID given to a cursor (`start(at:)` …) on a query ordered by
     /// `__name__`, as iOS `boundFromFieldValues` resolves it. Throws as ``documentIDFilterValue(_:database:)``,
     /// with the SDK's cursor messages.
-    public func documentIDCursorValue(_ documentID: String, database: DatabaseID) throws(ModelError) -> Value {
+    package func documentIDCursorValue(_ documentID: String, database: DatabaseID) throws(ModelError) -> Value {
         try documentIDValue(documentID, database: database, context: .cursor)
     }
 
@@ -71,7 +71,7 @@ extension Query {
     ///
     /// - Throws: `invalidArgument` when the document does not exist, lacks an order-by field, or holds a
     ///   pending server timestamp in one (its final value is unknown).
-    public func bound(at document: Document, inclusive: Bool, database: DatabaseID) throws(ModelError) -> Bound {
+    package func bound(at document: Document, inclusive: Bool, database: DatabaseID) throws(ModelError) -> Bound {
         guard document.exists else {
             throw .invalidArgument(
                 "Invalid query. You are trying to start or end a query using a document that doesn't exist.")

@@ -13,7 +13,7 @@ extension Query {
     /// q.matches(roomWithoutSize)    // false: a document missing an order-by field never matches
     /// q.matches(messageInARoom)     // false: rooms/r1/messages/m1 is not a direct child of rooms
     /// ```
-    public func matches(_ document: Document) -> Bool {
+    package func matches(_ document: Document) -> Bool {
         document.exists && matchesPathAndCollectionGroup(document.key) && matchesOrderBy(document)
             && filters.allSatisfy { $0.matches(document) } && matchesBounds(document)
     }
@@ -21,7 +21,7 @@ extension Query {
     /// Whether a document with this key is in the query's scope: the document itself for a document query,
     /// a document of the group anywhere under ``path`` for a collection group query, and a direct child of
     /// ``path`` for a collection query.
-    public func matchesPathAndCollectionGroup(_ key: DocumentKey) -> Bool {
+    package func matchesPathAndCollectionGroup(_ key: DocumentKey) -> Bool {
         if let collectionGroup {
             return key.collectionGroup.utf8.elementsEqual(collectionGroup.utf8) && path.isPrefix(of: key.path)
         }
@@ -50,7 +50,7 @@ extension Query {
     /// ```swift
     /// let sorted = documents.sorted { query.compareDocuments($0, $1) < 0 }
     /// ```
-    public func compareDocuments(_ a: Document, _ b: Document) -> Int {
+    package func compareDocuments(_ a: Document, _ b: Document) -> Int {
         for order in normalizedOrderBy {
             let comparison = order.compare(a, b)
             if comparison != 0 { return comparison }
@@ -66,7 +66,7 @@ extension Query {
     /// let top3 = try query.ordered(by: OrderBy(score, descending: true)).limited(to: 3)
     /// top3.results(from: cachedDocuments)   // the three highest scores, highest first
     /// ```
-    public func results(from documents: some Sequence<Document>) -> [Document] {
+    package func results(from documents: some Sequence<Document>) -> [Document] {
         let sorted = documents.filter(matches).sorted { compareDocuments($0, $1) < 0 }
         guard let limit, sorted.count > limit else { return sorted }
         return limitType == .first ? Array(sorted.prefix(limit)) : Array(sorted.suffix(limit))

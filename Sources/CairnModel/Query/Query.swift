@@ -25,29 +25,29 @@
 ///   `DocumentReference` listens to).
 public struct Query: Sendable, Hashable, CustomStringConvertible {
     /// Whether ``limit`` keeps the first or the last documents in query order.
-    public enum LimitType: String, Sendable, Hashable {
+    package enum LimitType: String, Sendable, Hashable {
         /// `limit(to:)`: the first documents.
         case first
         /// `limit(toLast:)`: the last documents, still returned in query order.
         case last
     }
 
-    public private(set) var path: ResourcePath
-    public private(set) var collectionGroup: String?
+    package private(set) var path: ResourcePath
+    package private(set) var collectionGroup: String?
     /// The filters, ANDed together; each is simplified (see ``Filter/simplified``) and never empty.
-    public internal(set) var filters: [Filter] {
+    package internal(set) var filters: [Filter] {
         didSet { normalizedOrderBy = Self.normalize(explicitOrderBy, filters: filters) }
     }
     /// The order bys the caller asked for, in order.
-    public internal(set) var explicitOrderBy: [OrderBy] {
+    package internal(set) var explicitOrderBy: [OrderBy] {
         didSet { normalizedOrderBy = Self.normalize(explicitOrderBy, filters: filters) }
     }
     /// The most documents the query returns; `nil` for no limit.
-    public internal(set) var limit: Int?
+    package internal(set) var limit: Int?
     /// Which end ``limit`` keeps; meaningless without a limit.
-    public internal(set) var limitType: LimitType
-    public internal(set) var startAt: Bound?
-    public internal(set) var endAt: Bound?
+    package internal(set) var limitType: LimitType
+    package internal(set) var startAt: Bound?
+    package internal(set) var endAt: Bound?
     /// The complete order of the query's results (§6.3 of the semantics notes, SDK
     /// `CalculateNormalizedOrderBys`):
     /// 1. the explicit order bys as given;
@@ -56,7 +56,7 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     /// 3. `__name__` in that same direction, unless ordered explicitly.
     ///
     /// Cursors are positions in this order, and a document must have every field in it to match.
-    public private(set) var normalizedOrderBy: [OrderBy]
+    package private(set) var normalizedOrderBy: [OrderBy]
 
     /// A query for every document of a collection, every document of a collection group under `path`
     /// (when `collectionGroup` is set), or a single document (when `path` names one).
@@ -65,7 +65,7 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     /// Query(path: ResourcePath(segments: ["rooms"]))                        // collection "rooms"
     /// Query(path: .root, collectionGroup: "messages")                       // every "messages" collection
     /// ```
-    public init(path: ResourcePath, collectionGroup: String? = nil) {
+    package init(path: ResourcePath, collectionGroup: String? = nil) {
         self.init(
             path: path, collectionGroup: collectionGroup, filters: [], explicitOrderBy: [], limit: nil,
             limitType: .first, startAt: nil, endAt: nil)
@@ -73,7 +73,7 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
 
     /// A query from parts that are already valid, such as a query decoded from the cache or a bundle: nothing
     /// is validated or simplified. Use the builders for anything that comes from a user.
-    public init(
+    package init(
         path: ResourcePath, collectionGroup: String?, filters: [Filter], explicitOrderBy: [OrderBy], limit: Int?,
         limitType: LimitType, startAt: Bound?, endAt: Bound?
     ) {
@@ -89,28 +89,28 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for a query on a single document: `path` names a document, without collection group or filters.
-    public var isDocumentQuery: Bool { path.isDocumentPath && collectionGroup == nil && filters.isEmpty }
+    package var isDocumentQuery: Bool { path.isDocumentPath && collectionGroup == nil && filters.isEmpty }
 
     /// True for a collection group query.
-    public var isCollectionGroupQuery: Bool { collectionGroup != nil }
+    package var isCollectionGroupQuery: Bool { collectionGroup != nil }
 
     /// True for a `limit(toLast:)` query.
-    public var hasLimitToLast: Bool { limit != nil && limitType == .last }
+    package var hasLimitToLast: Bool { limit != nil && limitType == .last }
 
     /// True when every document at the query's path matches: no filter, limit or cursor, and at most an order
     /// by `__name__` (SDK `MatchesAllDocuments`). The cache can answer such a query with a plain scan.
-    public var matchesAllDocuments: Bool {
+    package var matchesAllDocuments: Bool {
         filters.isEmpty && limit == nil && startAt == nil && endAt == nil
             && (explicitOrderBy.isEmpty || (explicitOrderBy.count == 1 && explicitOrderBy[0].field.isDocumentKey))
     }
 
     /// The fields that carry an inequality filter anywhere in the filter trees, each once, in field-path order
     /// (`__name__` included when it has one).
-    public var inequalityFields: [FieldPath] { Self.inequalityFields(of: filters) }
+    package var inequalityFields: [FieldPath] { Self.inequalityFields(of: filters) }
 
     /// The same query on the collection at `path` instead: how a collection group query runs over each of the
     /// collections it spans (SDK `AsCollectionQueryAtPath`).
-    public func asCollectionQuery(at path: ResourcePath) -> Query {
+    package func asCollectionQuery(at path: ResourcePath) -> Query {
         Query(
             path: path, collectionGroup: nil, filters: filters, explicitOrderBy: explicitOrderBy, limit: limit,
             limitType: limitType, startAt: startAt, endAt: endAt)
@@ -143,7 +143,7 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     ///
     /// (see ``QueryTarget/canonicalID`` for `target-id`). A `limit(toLast:)` query's target has the flipped
     /// order, so `limit(to: 2)` and `limit(toLast: 2)` never share an id.
-    public var canonicalID: String {
+    package var canonicalID: String {
         guard limit != nil else { return target.canonicalID }
         return target.canonicalID + (limitType == .last ? "|lt:l" : "|lt:f")
     }

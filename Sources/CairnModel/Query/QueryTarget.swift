@@ -14,17 +14,17 @@
 /// last3.target.canonicalID  // "scores|f:|ob:pointsdesc,__name__desc|l:3"
 /// ```
 public struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
-    public var path: ResourcePath
-    public var collectionGroup: String?
-    public var filters: [Filter]
+    package var path: ResourcePath
+    package var collectionGroup: String?
+    package var filters: [Filter]
     /// The complete order (a query's normalized order bys, flipped for `limit(toLast:)`).
-    public var orderBy: [OrderBy]
+    package var orderBy: [OrderBy]
     /// The first `limit` documents in ``orderBy`` order; `nil` for all.
-    public var limit: Int?
-    public var startAt: Bound?
-    public var endAt: Bound?
+    package var limit: Int?
+    package var startAt: Bound?
+    package var endAt: Bound?
 
-    public init(
+    package init(
         path: ResourcePath, collectionGroup: String?, filters: [Filter], orderBy: [OrderBy], limit: Int?,
         startAt: Bound?, endAt: Bound?
     ) {
@@ -38,7 +38,7 @@ public struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for a target on a single document (what a `DocumentReference` listens to).
-    public var isDocumentTarget: Bool { path.isDocumentPath && collectionGroup == nil && filters.isEmpty }
+    package var isDocumentTarget: Bool { path.isDocumentPath && collectionGroup == nil && filters.isEmpty }
 
     /// The key the target cache files the target under (SDK `Target::CanonicalId`, in the JS SDK's shape with
     /// `,` between list items):
@@ -55,7 +55,7 @@ public struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
     ///
     /// For example `rooms|f:size>=2|ob:sizeasc,__name__asc|l:10|lb:b:5` for "rooms where size >= 2, ordered by
     /// size, start at 5, limit 10".
-    public var canonicalID: String {
+    package var canonicalID: String {
         var id = path.canonicalString
         if let collectionGroup {
             id += "|cg:" + collectionGroup
@@ -80,7 +80,7 @@ public struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
 extension Query {
     /// The target this query runs as: its normalized order, and for `limit(toLast:)` the flipped order and
     /// swapped cursors (see ``QueryTarget``).
-    public var target: QueryTarget {
+    package var target: QueryTarget {
         guard hasLimitToLast else {
             return QueryTarget(
                 path: path, collectionGroup: collectionGroup, filters: filters, orderBy: normalizedOrderBy,

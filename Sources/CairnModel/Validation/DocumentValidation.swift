@@ -27,20 +27,20 @@
 /// try DocumentValidation.validate(ObjectValue(["m": .array([.array([])])]), key: key)
 /// // invalidArgument: "Invalid data. Nested arrays are not supported ... (found in field m[0] in document users/ada)"
 /// ```
-public enum DocumentValidation {
+package enum DocumentValidation {
     /// The deepest a map or array may sit: a top-level map or array field is at depth 1.
-    public static let maxDepth = 20
+    package static let maxDepth = 20
     /// The largest document, in Firestore storage bytes (1 MiB).
-    public static let maxDocumentBytes = 1_048_576
+    package static let maxDocumentBytes = 1_048_576
     /// The largest field value, in Firestore storage bytes (1 MiB - 89 bytes).
-    public static let maxFieldValueBytes = 1_048_487
+    package static let maxFieldValueBytes = 1_048_487
 
     /// Checks a whole document a write stores (`setData`): its key, every value, and its size.
     ///
     /// When the data breaks several rules, which one is reported is unspecified.
     ///
     /// - Throws: ``ModelError`` `invalidArgument` with the reason and the field path where it applies.
-    public static func validate(_ data: ObjectValue, key: DocumentKey) throws(ModelError) {
+    package static func validate(_ data: ObjectValue, key: DocumentKey) throws(ModelError) {
         try PathValidation.validate(key.path)
         var checker = ValueChecker(document: key)
         for (name, value) in data.fields {
@@ -67,7 +67,7 @@ public enum DocumentValidation {
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` with the reason and the field path where it applies.
-    public static func validate(_ value: Value, at path: FieldPath) throws(ModelError) {
+    package static func validate(_ value: Value, at path: FieldPath) throws(ModelError) {
         try FieldValidation.validateWritableFieldPath(path)
         var checker = ValueChecker(document: nil, location: path.segments.map(ValueChecker.Step.field))
         try checker.checkEnclosingMaps(path.count - 1)
@@ -83,7 +83,7 @@ public enum DocumentValidation {
     /// // "Document 'users/ada' cannot be written because its size (1,048,667 bytes) exceeds the maximum
     /// //  allowed size of 1,048,576 bytes. ..."
     /// ```
-    public static func sizeProblem(_ size: Int, key: DocumentKey) -> String? {
+    package static func sizeProblem(_ size: Int, key: DocumentKey) -> String? {
         guard size > maxDocumentBytes else { return nil }
         return "Document '\(key)' cannot be written because its size (\(grouped(size)) bytes) exceeds the maximum "
             + "allowed size of \(grouped(maxDocumentBytes)) bytes. Split the document or store large values "
@@ -92,7 +92,7 @@ public enum DocumentValidation {
 
     /// Why a map or array at `depth` (a top-level field's map is at depth 1) cannot be written, or `nil` when
     /// it can. Readers of user data that recurse into it stop with this message at the limit.
-    public static func depthProblem(_ depth: Int) -> String? {
+    package static func depthProblem(_ depth: Int) -> String? {
         guard depth > maxDepth else { return nil }
         return "The value exceeds the maximum depth of \(maxDepth) nested maps and arrays (it reaches depth "
             + "\(depth)). Flatten the data or move the inner part to a subcollection."

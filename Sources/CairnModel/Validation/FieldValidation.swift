@@ -16,20 +16,20 @@
 /// try FieldValidation.validateFieldName("__meta__")                    // throws: reserved
 /// try FieldValidation.validateWritableFieldPath(FieldPath(parsingDotted: "address.city"))   // ok
 /// ```
-public enum FieldValidation {
+package enum FieldValidation {
     /// The longest field name, in UTF-8 bytes.
-    public static let maxFieldNameBytes = 1_500
+    package static let maxFieldNameBytes = 1_500
     /// The longest field path, in UTF-8 bytes of its escaped form.
-    public static let maxFieldPathBytes = 1_500
+    package static let maxFieldPathBytes = 1_500
 
     /// True when `name` is reserved by Firestore: it matches `__.*__` (at least four bytes that begin and end
     /// with `__`). `"__"` and `"___"` are not reserved; `"____"` and `"__name__"` are.
-    public static func isReserved(_ name: String) -> Bool { PathValidation.matchesReservedPattern(name) }
+    package static func isReserved(_ name: String) -> Bool { PathValidation.matchesReservedPattern(name) }
 
     /// Checks a field name that a write stores (a key of the written data, at any depth).
     ///
     /// - Throws: ``ModelError`` `invalidArgument` for an empty, reserved or over-long name.
-    public static func validateFieldName(_ name: String) throws(ModelError) {
+    package static func validateFieldName(_ name: String) throws(ModelError) {
         if let reason = problem(withFieldName: name) {
             throw ModelError.invalidArgument("Invalid field name \(PathValidation.quoted(name)). \(reason)")
         }
@@ -44,7 +44,7 @@ public enum FieldValidation {
     /// ```
     ///
     /// - Throws: ``ModelError`` `invalidArgument` naming the path and the rule it breaks.
-    public static func validateWritableFieldPath(_ path: FieldPath) throws(ModelError) {
+    package static func validateWritableFieldPath(_ path: FieldPath) throws(ModelError) {
         guard !path.isEmpty else {
             throw ModelError.invalidArgument(
                 "Invalid field path. A write must address at least one field; the empty path names the whole "

@@ -31,7 +31,7 @@ extension DocumentValidation {
     /// Checks `mutation` as described above.
     ///
     /// - Throws: ``ModelError`` `invalidArgument` with the reason and where it applies.
-    public static func validate(_ mutation: Mutation) throws(ModelError) {
+    package static func validate(_ mutation: Mutation) throws(ModelError) {
         switch mutation.kind {
         case .set(let value):
             try validate(value, key: mutation.key)

@@ -21,19 +21,19 @@
 /// try PathValidation.validateCollectionID("..")        // throws: cannot be "." or ".."
 /// try PathValidation.validate(DocumentKey(parsing: "users/ada").path)   // every segment, name size, depth
 /// ```
-public enum PathValidation {
+package enum PathValidation {
     /// The longest collection or document ID, in UTF-8 bytes.
-    public static let maxIDBytes = 1_500
+    package static let maxIDBytes = 1_500
     /// The longest document name, in UTF-8 bytes of the path (`users/ada/...`). The server's limit is on the
     /// full resource name, which is longer, so this never rejects a name the server would accept.
-    public static let maxDocumentNameBytes = 6 * 1_024
+    package static let maxDocumentNameBytes = 6 * 1_024
     /// The deepest subcollection: a path may contain at most this many collection IDs.
-    public static let maxCollectionDepth = 100
+    package static let maxCollectionDepth = 100
 
     /// Checks one document ID against the server's rules.
     ///
     /// - Throws: ``ModelError`` `invalidArgument` saying which rule the ID breaks.
-    public static func validateDocumentID(_ id: String) throws(ModelError) {
+    package static func validateDocumentID(_ id: String) throws(ModelError) {
         if let reason = problem(withID: id, allowsNumericID: true) {
             throw ModelError.invalidArgument("Invalid document ID \(quoted(id)): \(reason)")
         }
@@ -42,7 +42,7 @@ public enum PathValidation {
     /// Checks one collection ID against the server's rules.
     ///
     /// - Throws: ``ModelError`` `invalidArgument` saying which rule the ID breaks.
-    public static func validateCollectionID(_ id: String) throws(ModelError) {
+    package static func validateCollectionID(_ id: String) throws(ModelError) {
         if let reason = problem(withID: id, allowsNumericID: false) {
             throw ModelError.invalidArgument("Invalid collection ID \(quoted(id)): \(reason)")
         }
@@ -52,7 +52,7 @@ public enum PathValidation {
     /// document name size and the subcollection depth. The path may name a collection or a document.
     ///
     /// - Throws: ``ModelError`` `invalidArgument` naming the path and the rule it breaks.
-    public static func validate(_ path: ResourcePath) throws(ModelError) {
+    package static func validate(_ path: ResourcePath) throws(ModelError) {
         for (index, segment) in path.segments.enumerated() {
             let isCollection = index % 2 == 0
             if let reason = problem(withID: segment, allowsNumericID: !isCollection) {

@@ -30,12 +30,12 @@
 /// ```
 extension DocumentValidation {
     /// The storage size of a document: its name, its fields, and 32 bytes.
-    public static func storageSize(of data: ObjectValue, key: DocumentKey) -> Int {
+    package static func storageSize(of data: ObjectValue, key: DocumentKey) -> Int {
         nameSize(of: key) + fieldsSize(data) + 32
     }
 
     /// The storage size of a value (see the table above).
-    public static func storageSize(of value: Value) -> Int {
+    package static func storageSize(of value: Value) -> Int {
         switch value {
         case .null, .boolean:
             1
@@ -57,7 +57,7 @@ extension DocumentValidation {
     }
 
     /// The storage size of a document name: each collection ID and document ID in the path, plus 16.
-    public static func nameSize(of key: DocumentKey) -> Int {
+    package static func nameSize(of key: DocumentKey) -> Int {
         var size = 16
         for (index, segment) in key.path.segments.enumerated() {
             let isDocumentID = index % 2 == 1

@@ -12,14 +12,14 @@
 /// ValueRanges.problem(with: GeoPoint(latitude: 91, longitude: 0))
 /// // "Latitude must be a number between -90 and 90, but was: 91.0."
 /// ```
-public enum ValueRanges {
+package enum ValueRanges {
     /// 0001-01-01T00:00:00Z in seconds since the Unix epoch.
     static let minTimestampSeconds: Int64 = -62_135_596_800
     /// 9999-12-31T23:59:59Z in seconds since the Unix epoch (the last second Firestore can store).
     static let maxTimestampSeconds: Int64 = 253_402_300_799
 
     /// Why Firestore would reject `timestamp`, or `nil` when it is in range.
-    public static func problem(with timestamp: Timestamp) -> String? {
+    package static func problem(with timestamp: Timestamp) -> String? {
         if !(0...999_999_999).contains(timestamp.nanoseconds) {
             return "Timestamp nanoseconds out of range: \(timestamp.nanoseconds). "
                 + "Nanoseconds must be from 0 through 999,999,999; carry whole seconds into `seconds`."
@@ -32,7 +32,7 @@ public enum ValueRanges {
     }
 
     /// Why Firestore would reject `point`, or `nil` when it is in range.
-    public static func problem(with point: GeoPoint) -> String? {
+    package static func problem(with point: GeoPoint) -> String? {
         if !(-90.0...90.0).contains(point.latitude) {
             return "Latitude must be a number between -90 and 90, but was: \(point.latitude)."
         }

@@ -1,9 +1,9 @@
 extension ObjectValue {
     /// A map with no fields (also the contents of an empty document).
-    public static let empty = ObjectValue()
+    package static let empty = ObjectValue()
 
     /// True when the map has no fields.
-    public var isEmpty: Bool { fields.isEmpty }
+    package var isEmpty: Bool { fields.isEmpty }
 
     /// The value at a field path, following nested maps; `nil` when any segment is missing or a segment before
     /// the last names something other than a map. The empty path names the whole object. Only fields are read:
@@ -14,7 +14,7 @@ extension ObjectValue {
     /// user.value(at: FieldPath(segments: ["address", "city"]))  // .string("Oslo")
     /// user.value(at: FieldPath(segments: ["address", "zip"]))   // nil
     /// ```
-    public func value(at path: FieldPath) -> Value? {
+    package func value(at path: FieldPath) -> Value? {
         guard let first = path.segments.first else { return .map(self) }
         var current = fields[first]
         for segment in path.segments.dropFirst() {
@@ -34,7 +34,7 @@ extension ObjectValue {
     /// doc.set(.integer(1), at: FieldPath(segments: ["a", "b"]))   // {a:{b:1}}
     /// doc.set(.integer(2), at: FieldPath(segments: ["a", "b", "c"]))  // {a:{b:{c:2}}}: 1 was replaced
     /// ```
-    public mutating func set(_ value: Value, at path: FieldPath) {
+    package mutating func set(_ value: Value, at path: FieldPath) {
         precondition(!path.segments.isEmpty, "ObjectValue.set needs a non-empty field path")
         set(value, at: path.segments[...])
     }
@@ -66,7 +66,7 @@ extension ObjectValue {
     /// var doc = ObjectValue(["a": .map(ObjectValue(["b": .integer(1), "c": .integer(2)]))])
     /// doc.delete(at: FieldPath(segments: ["a", "b"]))   // {a:{c:2}}
     /// ```
-    public mutating func delete(at path: FieldPath) {
+    package mutating func delete(at path: FieldPath) {
         precondition(!path.segments.isEmpty, "ObjectValue.delete needs a non-empty field path")
         delete(at: path.segments[...])
     }

@@ -8,7 +8,7 @@
 /// Value.string("a").typeOrder < Value.bytes([]).typeOrder   // true: strings before bytes
 /// Value.integer(2).typeOrder == Value.double(0.5).typeOrder  // true: both are .number
 /// ```
-public enum TypeOrder: Int, Sendable, Hashable, Comparable, CaseIterable {
+package enum TypeOrder: Int, Sendable, Hashable, Comparable, CaseIterable {
     case null = 0
     case boolean = 1
     case number = 2
@@ -21,12 +21,12 @@ public enum TypeOrder: Int, Sendable, Hashable, Comparable, CaseIterable {
     case array = 9
     case map = 10
 
-    public static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
 }
 
 extension Value {
     /// The rank of this value's type in Firestore's cross-type order (see ``TypeOrder``).
-    public var typeOrder: TypeOrder {
+    package var typeOrder: TypeOrder {
         switch self {
         case .null: .null
         case .boolean: .boolean

@@ -1,18 +1,18 @@
 extension Value {
     /// True for `.null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// True for a double NaN (integers are never NaN). A `where x == NaN` filter matches exactly these.
-    public var isNaN: Bool {
+    package var isNaN: Bool {
         if case .double(let value) = self { return value.isNaN }
         return false
     }
 
     /// True for integers and doubles (``TypeOrder/number``).
-    public var isNumber: Bool {
+    package var isNumber: Bool {
         switch self {
         case .integer, .double: true
         default: false
@@ -20,7 +20,7 @@ extension Value {
     }
 
     /// True for arrays.
-    public var isArray: Bool { arrayElements != nil }
+    package var isArray: Bool { arrayElements != nil }
 
     /// The elements of an array value; `nil` for every other type.
     ///
@@ -28,13 +28,13 @@ extension Value {
     /// Value.array([.integer(1)]).arrayElements  // [.integer(1)]
     /// Value.string("x").arrayElements           // nil
     /// ```
-    public var arrayElements: [Value]? {
+    package var arrayElements: [Value]? {
         if case .array(let values) = self { return values }
         return nil
     }
 
     /// The fields of a map value; `nil` for every other type.
-    public var mapValue: ObjectValue? {
+    package var mapValue: ObjectValue? {
         if case .map(let object) = self { return object }
         return nil
     }

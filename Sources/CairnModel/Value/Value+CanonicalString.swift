@@ -29,7 +29,7 @@ extension Value {
     /// Value.map(ObjectValue(["b": .double(1), "a": .array([.string("x"), .integer(1)])])).canonicalString
     /// // {a:["x",1],b:1.0}
     /// ```
-    public var canonicalString: String {
+    package var canonicalString: String {
         var output = ""
         appendCanonical(to: &output)
         return output

@@ -21,7 +21,7 @@ extension Value: Comparable {
     /// Value.compare(.string("b"), .integer(99))       //  1: strings sort after numbers
     /// Value.compare(.array([.null]), .array([]))       //  1: longer array after its prefix
     /// ```
-    public static func compare(_ a: Value, _ b: Value) -> Int {
+    package static func compare(_ a: Value, _ b: Value) -> Int {
         switch (a, b) {
         case (.null, .null):
             return 0

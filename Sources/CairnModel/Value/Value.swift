@@ -38,10 +38,10 @@ public enum Value: Sendable {
 /// A point in time with nanosecond precision, as Firestore stores it: seconds since the Unix epoch and
 /// nanoseconds within the second (0...999_999_999). Valid range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z.
 public struct Timestamp: Sendable, Hashable, Comparable {
-    public var seconds: Int64
-    public var nanoseconds: Int32
+    package var seconds: Int64
+    package var nanoseconds: Int32
 
-    public init(seconds: Int64, nanoseconds: Int32) {
+    package init(seconds: Int64, nanoseconds: Int32) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
@@ -53,10 +53,10 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
 /// A latitude/longitude pair in degrees.
 public struct GeoPoint: Sendable, Hashable {
-    public var latitude: Double
-    public var longitude: Double
+    package var latitude: Double
+    package var longitude: Double
 
-    public init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
@@ -64,7 +64,7 @@ public struct GeoPoint: Sendable, Hashable {
 
 /// The value of a map field or of a whole document: string keys to values.
 public struct ObjectValue: Sendable {
-    public var fields: [String: Value]
+    package var fields: [String: Value]
 
-    public init(_ fields: [String: Value] = [:]) { self.fields = fields }
+    package init(_ fields: [String: Value] = [:]) { self.fields = fields }
 }

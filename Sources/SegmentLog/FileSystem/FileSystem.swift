@@ -1,6 +1,6 @@
 /// The file operations the engine needs, and nothing more. Every byte the engine reads or writes goes
-/// through this protocol, so tests can run it on memory (``SimulatedFileSystem``) and crash it at any
-/// operation, while production uses ``PosixFileSystem``.
+/// through this protocol, so tests can run it on memory (`SimulatedFileSystem`, in the package's test support)
+/// and crash it at any operation, while production uses ``PosixFileSystem``.
 ///
 /// Paths are plain strings joined with `/`. Implementations must be safe to call from several threads.
 public protocol FileSystem: Sendable {

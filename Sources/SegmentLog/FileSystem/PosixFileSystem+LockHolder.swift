@@ -1,5 +1,5 @@
 // Asking who holds a log directory's lock without taking it, so read-only tools can warn that a writer is
-// running while they read.
+// running while they read. For this package's cache and tools (`package`), not part of the engine's API.
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +19,7 @@ extension PosixFileSystem {
     /// ```swift
     /// if let holder = PosixFileSystem().lockHolder("/var/lib/app/cache/LOCK") { print("in use by", holder) }
     /// ```
-    public func lockHolder(_ path: String) -> String? {
+    package func lockHolder(_ path: String) -> String? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { Glibc.close(fd) }
@@ -37,7 +37,7 @@ extension PosixFileSystem {
 extension SegmentLog {
     /// Who holds the lock of the log in `directory` on the real file system (`pid N`), or nil when no process
     /// has it open for writing. See ``PosixFileSystem/lockHolder(_:)``.
-    public static func lockHolder(at directory: String) -> String? {
+    package static func lockHolder(at directory: String) -> String? {
         PosixFileSystem().lockHolder(joinPath(directory, "LOCK"))
     }
 }

@@ -107,7 +107,7 @@ public struct PosixFileSystem: FileSystem {
 }
 
 /// The owner string a lock records: `pid N` of this process.
-public func currentProcessDescription() -> String {
+package func currentProcessDescription() -> String {
     "pid \(getpid())"
 }
 

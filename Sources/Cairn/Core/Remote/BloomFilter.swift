@@ -1,4 +1,5 @@
 import CairnModel
+import Crypto
 
 /// The bloom filter of an existence filter (Firebase's `BloomFilter`): which document names the server still has
 /// for a target, with false positives but no false negatives.
@@ -44,7 +45,7 @@ struct BloomFilter: Sendable {
     /// False when `value` is certainly not a member; true when it probably is. An empty filter contains nothing.
     func mightContain(_ value: String) -> Bool {
         guard bitCount > 0 else { return false }
-        let digest = MD5.digest(Array(value.utf8))
+        let digest = Array(Insecure.MD5.hash(data: Array(value.utf8)))
         let h1 = Self.littleEndianUInt64(digest, at: 0)
         let h2 = Self.littleEndianUInt64(digest, at: 8)
         let modulus = UInt64(bitCount)

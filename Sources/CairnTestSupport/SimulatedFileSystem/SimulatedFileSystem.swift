@@ -19,8 +19,11 @@
 //
 // Besides crashes, `injectFault(_:)` makes syncs or writes fail (EIO, ENOSPC), or a write short.
 //
-// Files: SimulatedFileSystem.swift (names, handles, locks, the crash point) and SimulatedFileSystem+Crash.swift
-// (unsynced mutations, crash images, fault injection, the PRNG).
+// Files: SimulatedFileSystem.swift (names, handles, locks, the crash point), SimulatedFileSystem+State.swift
+// (the state behind the mutex), SimulatedFileSystem+Crash.swift (unsynced mutations, crash images, fault
+// injection) and SimulatedFileHandle.swift (handles and locks). Test machinery: it lives in CairnTestSupport,
+// not in the SegmentLog product.
+import SegmentLog
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import SegmentLog
 import Synchronization
 
 #if canImport(Glibc)
@@ -41,11 +42,11 @@ extension SimulatedFileSystem {
         var operationCount = 0
         var crashAtOperation: Int?
         var crashedAt: Int?
-        var random: SplitMix64
+        var random: SeededRandom
         var faults = Faults()
 
         init(seed: UInt64) {
-            random = SplitMix64(seed: seed)
+            random = SeededRandom(seed: seed)
         }
 
         // MARK: Lookup
@@ -303,7 +304,7 @@ extension SimulatedFileSystem {
                 // A torn write: a random prefix (possibly empty, never all) reaches the page cache first.
                 if let file = handles[handle], file.writable, !bytes.isEmpty,
                    let start = try? checkedOffset(offset, count: bytes.count, path: path) {
-                    let kept = random.next(below: bytes.count)
+                    let kept = random.below(bytes.count)
                     if kept > 0 { inodes[file.inode]!.apply(.write(offset: start, bytes: Array(bytes[..<kept]))) }
                 }
                 throw crashError(.write, path: path)

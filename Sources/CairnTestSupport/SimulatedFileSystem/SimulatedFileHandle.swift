@@ -1,5 +1,6 @@
 // The handles and locks SimulatedFileSystem hands out: thin references into its state.
 
+import SegmentLog
 import Synchronization
 
 /// A handle on a ``SimulatedFileSystem`` file; its state lives in the file system's mutex.

@@ -3,7 +3,10 @@
 // Each inode keeps its durable image and the mutations applied since its last sync; a sync folds them in.
 // A crash image keeps, per directory, the names as of its last `syncDirectory(at:)`, and per file its bytes
 // as of its last `sync()` plus a part of its later mutations that the ``CrashModel`` chooses. All choices
-// come from a SplitMix64 PRNG seeded by the caller (and the file's inode number), so a failing seed replays.
+// come from a ``SeededRandom`` (SplitMix64) seeded by the caller (and the file's inode number), so a failing
+// seed replays.
+
+import SegmentLog
 
 /// Which unsynced file data survives in ``SimulatedFileSystem/crashImage(_:seed:keepingUnsyncedDirectoryChanges:)``.
 /// Every model keeps all data made durable by a successful `sync()`.
@@ -185,7 +188,7 @@ extension SimulatedFileSystem.State {
     func crashImage(
         _ model: CrashModel, seed: UInt64, keepingUnsyncedDirectoryChanges: Bool
     ) -> SimulatedFileSystem.State {
-        var image = SimulatedFileSystem.State(seed: SplitMix64.mix(seed))
+        var image = SimulatedFileSystem.State(seed: SeededRandom.mix(seed))
         image.directories = [:]
         var survivors = Set<Int>()
         for (path, directory) in directories {
@@ -196,7 +199,7 @@ extension SimulatedFileSystem.State {
         for inode in survivors.sorted() {
             guard let file = inodes[inode] else { continue }
             // One stream per inode, so a file's fate does not depend on which other files exist.
-            var random = SplitMix64(seed: seed ^ SplitMix64.mix(UInt64(inode)))
+            var random = SeededRandom(seed: seed ^ SeededRandom.mix(UInt64(inode)))
             let bytes = file.survivingBytes(model, random: &random)
             image.inodes[inode] = SimulatedFileSystem.Inode(current: bytes, durable: bytes, pending: [])
         }
@@ -207,7 +210,7 @@ extension SimulatedFileSystem.State {
 
 extension SimulatedFileSystem.Inode {
     /// The durable image plus the pending mutations `model` keeps.
-    func survivingBytes(_ model: CrashModel, random: inout SplitMix64) -> [UInt8] {
+    func survivingBytes(_ model: CrashModel, random: inout SeededRandom) -> [UInt8] {
         switch model {
         case .dropUnsyncedData:
             return durable
@@ -215,10 +218,10 @@ extension SimulatedFileSystem.Inode {
             return current
         case .randomPrefix:
             var bytes = durable
-            let kept = random.next(below: pending.count + 1)
+            let kept = random.below(pending.count + 1)
             for (index, mutation) in pending.prefix(kept).enumerated() {
                 if index == kept - 1, case let .write(offset, data) = mutation {
-                    let length = random.next(below: data.count + 1)
+                    let length = random.below(data.count + 1)
                     if length > 0 {
                         SimulatedFileSystem.Mutation.write(offset: offset, bytes: Array(data[..<length]))
                             .apply(to: &bytes)
@@ -240,7 +243,7 @@ extension SimulatedFileSystem.Inode {
                 let end = offset + data.count
                 while start < end {
                     let pieceEnd = min((start / page + 1) * page, end)
-                    if random.nextBool() {
+                    if random.next() & 1 == 1 {
                         SimulatedFileSystem.Mutation.write(
                             offset: start, bytes: Array(data[(start - offset)..<(pieceEnd - offset)])
                         ).apply(to: &bytes)
@@ -250,42 +253,5 @@ extension SimulatedFileSystem.Inode {
             }
             return bytes
         }
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fast, well-mixed PRNG whose output depends only on its
-/// seed, unlike the system generator, so crash runs are reproducible.
-struct SplitMix64: Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return Self.finalize(state)
-    }
-
-    /// The first output of a generator seeded with `value`: a cheap way to derive independent seeds.
-    static func mix(_ value: UInt64) -> UInt64 {
-        finalize(value &+ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    private static func finalize(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound` (`bound` > 0); the modulo bias is negligible for the bounds used here.
-    mutating func next(below bound: Int) -> Int {
-        precondition(bound > 0)
-        return Int(next() % UInt64(bound))
-    }
-
-    mutating func nextBool() -> Bool {
-        next() & 1 == 1
     }
 }
