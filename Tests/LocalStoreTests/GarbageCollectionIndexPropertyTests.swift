@@ -47,12 +47,12 @@ struct GarbageCollectionIndexPropertyTests: MutationQueueTesting {
                 case 2, 3:
                     action = "target change \(query.target.canonicalID)"
                     let targetID = try store.allocateTarget(query).targetID
-                    let change = RemoteEvent.TargetChange(
+                    let change = TargetChange(
                         resumeToken: [UInt8(step % 256)], added: random.below(2) == 0 ? [key(path)] : [],
                         removed: random.below(2) == 0 ? [key(Self.paths[random.below(Self.paths.count)])] : [])
                     try store.applyRemoteEvent(RemoteEvent(
                         snapshotVersion: time(version), targetChanges: [targetID: change],
-                        documentUpdates: [found(path, version: version, ["size": .integer(2)])]))
+                        documentUpdates: byKey([found(path, version: version, ["size": .integer(2)])])))
                 case 4:
                     action = "view \(path)"
                     if let id = store.activeTargetIDs.sorted().first {

@@ -1,5 +1,4 @@
 import CairnModel
-import SegmentLog
 
 /// Keeping ``GarbageCollectionIndex`` current: every path that changes whether a document is an orphan, or a
 /// target's activity, calls one of these (Docs/LocalStore.md §5 defines the orphan sequence numbers).
@@ -13,7 +12,7 @@ extension LocalStore {
     /// collector).
     func isOrphan(_ key: DocumentKey) -> Bool {
         remoteDocuments.entry(for: key) != nil && targets.membership.targets(containing: key).isEmpty
-            && !garbage.isReferencedByView(key)
+            && !viewReferences.contains(key)
     }
 
     /// Applies a target-cache event to the targets view, retires what it supersedes, and updates the index:
@@ -36,15 +35,14 @@ extension LocalStore {
             break
         }
         for superseded in targets.apply(event, reference: reference, sequence: sequence) { events.retire(superseded) }
-        if case .removed = event, case .log(let location) = reference { garbage.removals.track(location) }
+        if case .removed = event, case .log(let location) = reference { compactionCoordinator.removals.track(location) }
         if replaying {
             garbage.noteReplayedRelease(departed, sequence: releasedAt)
             return
         }
         if case .removed(let targetID) = event {
             garbage.inactiveTargets.remove(targetID)
-            // Nothing replays a memory cache, so the removal itself is dead at once.
-            if events is MemoryEventStore { events.retire(reference) }
+            events.removalApplied(reference)
         }
         for key in joined where !targets.membership.targets(containing: key).isEmpty { garbage.orphans.remove(key) }
         noteReleased(departed, sequence: releasedAt)
@@ -54,9 +52,9 @@ extension LocalStore {
     /// orphans now enter the orphan queue there, or at their latest write when that is later; in eager memory
     /// mode they are candidates for removal.
     func noteReleased<S: Sequence<DocumentKey>>(_ keys: S, sequence: UInt64) {
-        for key in keys where targets.membership.targets(containing: key).isEmpty && !garbage.isReferencedByView(key) {
+        for key in keys where targets.membership.targets(containing: key).isEmpty && !viewReferences.contains(key) {
             if let entry = remoteDocuments.entry(for: key) { garbage.orphans.set(key, sequence: max(sequence, entry.sequence)) }
-            if memoryGarbageCollector == .eager { garbage.eagerCandidates.insert(key) }
+            referenceDelegate.noteUnreferenced(key)
         }
     }
 
@@ -87,18 +85,4 @@ extension LocalStore {
         garbage.inactiveTargets.rebuild(targets.saved.map { ($0.value.data.sequenceNumber, $0.key) })
         garbage.releasedDuringReplay = [:]
     }
-}
-
-extension LocalStore {
-    /// Retires the removal records that no longer shadow anything (``RemovalRecords``): after a compaction, once
-    /// every segment that existed when they were written is gone. Compaction drops them like any retired record.
-    func retireObsoleteRemovals(_ log: SegmentLog) {
-        let segments = log.statistics.segments.map(\.id)
-        garbage.removals.see(segment: segments.max() ?? 0)
-        guard let oldest = segments.min() else { return }
-        for location in garbage.removals.retirable(oldestSegment: oldest) { log.retire(location) }
-    }
-
-    /// The eviction and target-removal records still live (tests and diagnostics).
-    package var liveRemovalRecordCount: Int { garbage.removals.count }
 }

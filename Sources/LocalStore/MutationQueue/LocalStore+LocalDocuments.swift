@@ -19,7 +19,7 @@ extension LocalStore {
     /// ```swift
     /// try store.localDocument(key)?.hasLocalMutations   // true while a write to it is pending
     /// ```
-    public func localDocument(_ key: DocumentKey) throws -> Document? {
+    package func localDocument(_ key: DocumentKey) throws -> Document? {
         try checkOpen()
         try prepareOverlays()
         return try localView(key)
@@ -35,7 +35,7 @@ extension LocalStore {
     /// let open = try store.executeLocalQuery(Query(path: try ResourcePath(parsing: "rooms"))
     ///     .filtered(by: .field(FieldFilter(FieldPath(["open"]), .equal, .boolean(true)))))
     /// ```
-    public func executeLocalQuery(_ query: Query) throws -> [Document] {
+    package func executeLocalQuery(_ query: Query) throws -> [Document] {
         try executeQuery(query, usePreviousResults: false).documents
     }
 
@@ -98,5 +98,11 @@ extension LocalStore {
         return Overlay.calculateOverlayMutation(for: document, mask: mask).map {
             Overlay(largestBatchID: last.batchID, mutation: $0)
         }
+    }
+
+    /// Recomputes overlays after an append that already succeeded: a failure must not make the caller think the
+    /// append failed, so it only marks the overlays stale (the next read rebuilds them).
+    func refreshOverlays(after keys: [DocumentKey]) {
+        try? recalculateOverlays(for: keys)
     }
 }

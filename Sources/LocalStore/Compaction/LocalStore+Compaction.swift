@@ -15,7 +15,7 @@ extension LocalStore {
     /// if let summary = try store.compact() { print(summary.bytesBefore, "→", summary.bytesAfter) }
     /// ```
     @discardableResult
-    public func compact(minimumDeadRatio: Double = 0.5, stepBudget: Int = 4 << 20) throws -> CompactionSummary? {
+    package func compact(minimumDeadRatio: Double = 0.5, stepBudget: Int = 4 << 20) throws -> CompactionSummary? {
         try compact(minimumDeadRatio: minimumDeadRatio, stepBudget: stepBudget, inputBudget: nil)
     }
 
@@ -24,8 +24,8 @@ extension LocalStore {
     /// progress is finished first.
     func compact(minimumDeadRatio: Double, stepBudget: Int, inputBudget: UInt64?) throws -> CompactionSummary? {
         try checkOpen()
-        guard let log = (events as? LogEventStore)?.log else { return nil }
-        while let pending = garbage.compaction { _ = try advance(pending, log, budget: stepBudget) }
+        guard let log = events.log else { return nil }
+        while let pending = compactionCoordinator.inProgress { _ = try advance(pending, log, budget: stepBudget) }
         guard let compaction = try startCompaction(log, minimumDeadRatio: minimumDeadRatio, inputBudget: inputBudget) else {
             return nil
         }
@@ -39,9 +39,9 @@ extension LocalStore {
     /// stays in progress across calls, so that garbage-collection rounds share its work: the views and the
     /// other events keep using the inputs until the step that publishes the outputs.
     func compactStep(minimumDeadRatio: Double, budget: Int) throws -> Bool {
-        guard let log = (events as? LogEventStore)?.log else { return false }
+        guard let log = events.log else { return false }
         let compaction: Compaction
-        if let pending = garbage.compaction {
+        if let pending = compactionCoordinator.inProgress {
             compaction = pending
         } else {
             let segment = UInt64(log.configuration.segmentTargetSize)
@@ -84,59 +84,37 @@ extension LocalStore {
     /// moved events and the summary is returned. Removals appended between steps may shadow records the
     /// step copied, so the outputs' ids count as seen (``RemovalRecords``) as soon as they are taken.
     private func advance(_ compaction: Compaction, _ log: SegmentLog, budget: Int) throws -> CompactionSummary? {
-        garbage.compaction = compaction
+        compactionCoordinator.inProgress = compaction
         do {
             let summary = try compaction.step(budget: budget)
-            if let highest = compaction.outputIDs.max() { garbage.removals.see(segment: highest) }
+            if let highest = compaction.outputIDs.max() { compactionCoordinator.removals.see(segment: highest) }
             guard let summary else { return nil }
-            garbage.compaction = nil
+            compactionCoordinator.inProgress = nil
             try relocate(summary.relocations)
             retireObsoleteRemovals(log)
             return summary
         } catch {
-            garbage.compaction = nil
+            compactionCoordinator.inProgress = nil
             // Outputs may exist whose records were not seen: removals written from now on must count them.
-            garbage.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
+            compactionCoordinator.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             throw LocalStoreError.wrap(error)
         }
     }
 
-    /// Points every view at the new places of the events compaction moved. The inputs are gone already, so
-    /// every move is applied even when one fails; the first failure is reported afterwards.
+    /// Points every view at the new places of the events compaction moved: each move goes to the component
+    /// that owns its kind (``ComponentRegistry``). The inputs are gone already, so every move is applied even
+    /// when one fails; the first failure is reported afterwards.
     private func relocate(_ moves: [Relocation]) throws {
         var firstFailure: (any Error)?
-        var splitter = DocumentKeySplitter()
+        var context = RelocationContext(removals: compactionCoordinator.removals)
+        // The context holds the only reference while it runs, so the removals are updated in place.
+        compactionCoordinator.removals = RemovalRecords()
+        defer { compactionCoordinator.removals = context.removals }
         for move in moves {
-            garbage.removals.see(segment: move.to.segment)
-            guard let kind = EventKind(rawValue: move.kind) else { continue }
-            let from = EventReference.log(move.from)
-            let to = EventReference.log(move.to)
+            context.removals.see(segment: move.to.segment)
+            guard let kind = EventKind(rawValue: move.kind), let owner = registry.owner(of: kind) else { continue }
             do {
-                try move.key.withUnsafeBytes { key in
-                    switch kind {
-                    case .remoteDocumentChanged:
-                        if let (collection, documentID) = try splitter.split(key) {
-                            remoteDocuments.relocate(
-                                collection: splitter.collections[collection], documentID: documentID, from: from, to: to)
-                        } else {
-                            remoteDocuments.relocate(try RemoteDocumentEvent.documentKey(from: key), from: from, to: to)
-                        }
-                    case .mutationBatchAdded:
-                        mutationQueue.relocate(try MutationBatchEvent.batchID(from: key), from: from, to: to)
-                    case .targetSaved, .targetMembershipChanged:
-                        targets.relocate(kind, targetID: try TargetEvent.targetID(from: key), from: from, to: to)
-                    case .globalsChanged:
-                        targets.relocate(kind, targetID: nil, from: from, to: to)
-                    case .indexConfigurationChanged:
-                        if let current = fieldIndexView.configurationRecord, current.reference == from {
-                            fieldIndexView.configurationRecord = (to, current.sequence)
-                        }
-                    case .documentEvicted, .targetRemoved:
-                        garbage.removals.relocate(from: move.from, to: move.to)
-                    case .mutationBatchRemoved:
-                        break  // a batch removal stays live for good: no view holds it
-                    }
-                }
+                try move.key.withUnsafeBytes { try owner.relocate(move, kind: kind, key: $0, context: &context) }
             } catch {
                 firstFailure = firstFailure ?? error
             }
@@ -144,3 +122,18 @@ extension LocalStore {
         if let firstFailure { throw firstFailure }
     }
 }
+
+extension LocalStore {
+    /// Retires the removal records that no longer shadow anything (``RemovalRecords``): after a compaction, once
+    /// every segment that existed when they were written is gone. Compaction drops them like any retired record.
+    func retireObsoleteRemovals(_ log: SegmentLog) {
+        let segments = log.statistics.segments.map(\.id)
+        compactionCoordinator.removals.see(segment: segments.max() ?? 0)
+        guard let oldest = segments.min() else { return }
+        for location in compactionCoordinator.removals.retirable(oldestSegment: oldest) { log.retire(location) }
+    }
+
+    /// The eviction and target-removal records still live (tests and diagnostics).
+    package var liveRemovalRecordCount: Int { compactionCoordinator.removals.count }
+}
+

@@ -43,6 +43,10 @@ struct TargetView {
     /// Session state, not derived from events: the targets the client listens to, with their latest data.
     var active: [Int32: TargetData] = [:]
 
+    /// The records the view holds as live: the latest save of each target, the membership records, the
+    /// latest globals.
+    var liveRecordCount: Int { saved.count + membership.liveRecordCount + (globalsRecord == nil ? 0 : 1) }
+
     /// The saved target that runs `target`, if any.
     func target(matching target: QueryTarget) -> Entry? {
         for id in idsByCanonicalID[target.canonicalID] ?? [] {

@@ -2,7 +2,7 @@ import CairnModel
 
 extension LocalStore {
     /// The number of cached documents that exist.
-    public var documentCount: Int { remoteDocuments.foundCount }
+    package var documentCount: Int { remoteDocuments.foundCount }
 
     /// Stores server versions of documents, in one atomic append. A document replaces the cached one when it
     /// is newer (a higher version), when the cached one came from an acknowledged write
@@ -11,16 +11,17 @@ extension LocalStore {
     /// document, the newest counts. A `noDocument` at version 0 means the client lost access: the document
     /// leaves the cache. Returns the keys that changed.
     @discardableResult
-    public func applyRemoteDocuments(_ documents: [Document]) throws -> [DocumentKey] {
+    package func applyRemoteDocuments(_ documents: [Document]) throws -> [DocumentKey] {
         try checkOpen()
         let (accepted, lostAccess) = remoteDocumentChanges(documents)
         guard !accepted.isEmpty || !lostAccess.isEmpty else { return [] }
-        let written = try events.append(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent))
-        noteRemoteDocuments(accepted, written: Array(written.prefix(accepted.count)))
-        noteEvictions(lostAccess, written: Array(written.dropFirst(accepted.count)))
         let keys = accepted.map(\.key) + lostAccess
-        // An overlay depends on the server copy under it (a patch of a missing document does nothing).
-        refreshOverlays(after: keys)
+        try commit(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent)) { written in
+            noteRemoteDocuments(accepted, written: Array(written.prefix(accepted.count)))
+            noteEvictions(lostAccess, written: Array(written.dropFirst(accepted.count)))
+            // An overlay depends on the server copy under it (a patch of a missing document does nothing).
+            refreshOverlays(after: keys)
+        }
         return keys
     }
 
@@ -56,11 +57,6 @@ extension LocalStore {
         return (accepted, lostAccess)
     }
 
-    /// Recomputes overlays after an append that already succeeded: a failure must not make the caller think the
-    /// append failed, so it only marks the overlays stale (the next read rebuilds them).
-    func refreshOverlays(after keys: [DocumentKey]) {
-        try? recalculateOverlays(for: keys)
-    }
 
     static func evictionEvent(_ key: DocumentKey) -> EncodedEvent {
         EncodedEvent(kind: .documentEvicted, key: RemoteDocumentEvent.key(key), value: [])
@@ -71,8 +67,8 @@ extension LocalStore {
     func noteEvictions(_ keys: [DocumentKey], written: [(reference: EventReference, sequence: UInt64)]) {
         for (key, (reference, _)) in zip(keys, written) {
             if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
-            if events is MemoryEventStore { events.retire(reference) }
-            if case .log(let location) = reference { garbage.removals.track(location) }
+            events.removalApplied(reference)
+            if case .log(let location) = reference { compactionCoordinator.removals.track(location) }
             garbage.orphans.remove(key)
         }
         removeFromFieldIndexes(keys)
@@ -103,19 +99,20 @@ extension LocalStore {
 
     /// Drops documents from the cache (garbage collection, or a removed target's orphans). A document with a
     /// pending write keeps its local view: its overlay is recomputed against the now missing server copy.
-    public func evictDocuments(_ keys: [DocumentKey]) throws {
+    package func evictDocuments(_ keys: [DocumentKey]) throws {
         try checkOpen()
         var present: [DocumentKey] = []
         var seen: Set<DocumentKey> = []
         for key in keys where remoteDocuments.entry(for: key) != nil && seen.insert(key).inserted { present.append(key) }
         guard !present.isEmpty else { return }
-        let written = try events.append(present.map(Self.evictionEvent))
-        noteEvictions(present, written: written)
-        refreshOverlays(after: present)
+        try commit(present.map(Self.evictionEvent)) { written in
+            noteEvictions(present, written: written)
+            refreshOverlays(after: present)
+        }
     }
 
     /// The cached server state of a document, or nil when the cache knows nothing about it.
-    public func remoteDocument(_ key: DocumentKey) throws -> Document? {
+    package func remoteDocument(_ key: DocumentKey) throws -> Document? {
         try checkOpen()
         guard let entry = remoteDocuments.entry(for: key) else { return nil }
         return try document(key, entry)
@@ -127,7 +124,7 @@ extension LocalStore {
 
     /// Answers a query from the cached server state by scanning the collection (or the collection group's
     /// collections): matching, ordering and limit as the query says.
-    public func executeQuery(_ query: Query) throws -> [Document] {
+    package func executeQuery(_ query: Query) throws -> [Document] {
         try checkOpen()
         var report = QueryExecutionReport(path: .scan)
         let documents = try scanRemoteDocuments(remoteCandidates(for: query), filters: Self.prefilters(of: query), report: &report)

@@ -1,5 +1,4 @@
 import CairnModel
-import SegmentLog
 
 /// The outbox (Firebase's `MutationQueue` with `LocalStore::WriteLocally`, `AcknowledgeBatch`, `RejectBatch`):
 /// local writes join it as one batch each, stay until the server acknowledges or rejects them, and survive
@@ -18,7 +17,7 @@ import SegmentLog
 extension LocalStore {
     /// The user whose writes go to the outbox and whose pending writes the local view shows; the empty string
     /// is the unauthenticated user (the default after open).
-    public var currentUser: String { mutationQueue.currentUser }
+    package var currentUser: String { mutationQueue.currentUser }
 
     /// Switches the current user. Each user's outbox survives; the local view now shows `user`'s pending writes.
     /// Returns the new local views of the documents either user's pending writes touch, whose view may have
@@ -29,7 +28,7 @@ extension LocalStore {
     /// store.pendingBatchIDs   // ada's batches only
     /// ```
     @discardableResult
-    public func switchUser(to user: String) throws -> [DocumentKey: Document?] {
+    package func switchUser(to user: String) throws -> [DocumentKey: Document?] {
         try checkOpen()
         var keys = Set(try pendingBatches(of: currentUser).flatMap(\.keys))
         mutationQueue.switchUser(to: user)
@@ -60,7 +59,7 @@ extension LocalStore {
     ///   for one record of the log; `dataLoss` when the log already names batch id `Int.max` (a damaged log: no
     ///   id is left); `storage` when the append fails otherwise (then nothing changed).
     @discardableResult
-    public func writeLocally(
+    package func writeLocally(
         _ mutations: [Mutation], localWriteTime: Timestamp
     ) throws -> (batchID: Int, changed: [DocumentKey: Document?]) {
         try checkOpen()
@@ -94,19 +93,19 @@ extension LocalStore {
             }
             changed.updateValue(document, forKey: key)
         }
-        let written: [(reference: EventReference, sequence: UInt64)]
+        let user = currentUser
         do {
-            written = try events.append([MutationBatchEvent.added(batch, user: currentUser)])
+            try commit([MutationBatchEvent.added(batch, user: user)]) { written in
+                mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: user, reference: written[0].reference, batch: batch))
+                noteDocumentsPinned(keys)
+                refreshOverlays(after: keys)
+            }
         } catch let error as LocalStoreError where error.storage?.code == .invalidArgument {
             throw LocalStoreError(
                 .invalidArgument,
                 "This write batch is too large to store (\(error.message)). Firestore accepts at most 10 MiB per "
                     + "commit: split the batch into smaller ones.")
         }
-        // The batch is durable now: nothing below may throw, or the caller would retry a write that happened.
-        mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: currentUser, reference: written[0].reference, batch: batch))
-        noteDocumentsPinned(keys)
-        refreshOverlays(after: keys)
         return (batch.batchID, changed)
     }
 
@@ -148,7 +147,7 @@ extension LocalStore {
     /// - Throws: `invalidArgument` when the batch is not pending for the current user, or differs from the
     ///   stored batch with that id.
     @discardableResult
-    public func acknowledgeBatch(_ result: MutationBatchResult) throws -> [DocumentKey: Document?] {
+    package func acknowledgeBatch(_ result: MutationBatchResult) throws -> [DocumentKey: Document?] {
         try checkOpen()
         try prepareOverlays()
         let batch = result.batch
@@ -169,9 +168,11 @@ extension LocalStore {
             documents.append(document)
         }
         let removal = MutationBatchEvent.removed(batch.batchID, .acknowledged(commitVersion: result.commitVersion))
-        let written = try events.append(documents.map(RemoteDocumentEvent.encode) + [removal])
-        noteRemoteDocuments(documents, written: Array(written.dropLast()))
-        return try finishRemoval(of: batch, removal: written.last!)
+        try commit(documents.map(RemoteDocumentEvent.encode) + [removal]) { written in
+            noteRemoteDocuments(documents, written: Array(written.dropLast()))
+            applyRemoval(of: batch, removal: written.last!)
+        }
+        return try viewsAfterRemoval(of: batch)
     }
 
     /// Records the server's rejection of a batch of the current user in one append: its writes are rolled back.
@@ -183,15 +184,15 @@ extension LocalStore {
     ///
     /// - Throws: `invalidArgument` when the batch is not pending for the current user.
     @discardableResult
-    public func rejectBatch(_ batchID: Int) throws -> [DocumentKey: Document?] {
+    package func rejectBatch(_ batchID: Int) throws -> [DocumentKey: Document?] {
         try checkOpen()
         try prepareOverlays()
         guard let batch = try pendingBatch(batchID) else {
             throw LocalStoreError(
                 .invalidArgument, "batch \(batchID) is not pending for user \"\(currentUser)\"; reject a batch of pendingBatchIDs")
         }
-        let written = try events.append([MutationBatchEvent.removed(batchID, .rejected)])
-        return try finishRemoval(of: batch, removal: written[0])
+        try commit([MutationBatchEvent.removed(batchID, .rejected)]) { written in applyRemoval(of: batch, removal: written[0]) }
+        return try viewsAfterRemoval(of: batch)
     }
 
     /// The current user's first pending batch with an id above `batchID` (the first of all when `nil`): what
@@ -201,7 +202,7 @@ extension LocalStore {
     /// var last: Int? = nil
     /// while let batch = try store.nextMutationBatch(after: last) { send(batch); last = batch.batchID }
     /// ```
-    public func nextMutationBatch(after batchID: Int?) throws -> MutationBatch? {
+    package func nextMutationBatch(after batchID: Int?) throws -> MutationBatch? {
         try checkOpen()
         guard let next = mutationQueue.queue(of: currentUser).first(where: { $0.batchID > (batchID ?? Int.min) }) else {
             return nil
@@ -224,16 +225,17 @@ extension LocalStore {
     }
 
     /// The ids of the current user's pending batches, ascending.
-    public var pendingBatchIDs: [Int] { mutationQueue.queue(of: currentUser).map(\.batchID) }
+    package var pendingBatchIDs: [Int] { mutationQueue.queue(of: currentUser).map(\.batchID) }
 
     /// The id of the current user's last pending batch, or nil when the outbox is empty
     /// (`GetHighestUnacknowledgedBatchId`).
-    public var highestUnacknowledgedBatchID: Int? { mutationQueue.queue(of: currentUser).last?.batchID }
+    package var highestUnacknowledgedBatchID: Int? { mutationQueue.queue(of: currentUser).last?.batchID }
 
     /// The version of a document the cache knows nothing about: older than every write.
     static let noVersion = Timestamp(seconds: 0, nanoseconds: 0)
 
-    /// Drops an acknowledged or rejected batch from the view and recomputes the overlays it touched.
+    /// Drops an acknowledged or rejected batch from the view and recomputes the overlays it touched (marks them
+    /// stale when that fails: the append is durable already).
     ///
     /// Retirement, the simple rule for now: the batch's `added` event is retired, and its `removed` event is
     /// never retired in persistent mode, because a removal must outlive what it removed (Docs/LocalStore.md §4),
@@ -241,16 +243,19 @@ extension LocalStore {
     /// holding its `added` event is compacted away. In memory mode nothing is replayed, so the removal is dead at
     /// once.
     ///
-    /// The batch's documents that nothing else references become orphans at the removal's sequence number; in
-    /// eager memory mode they leave the cache, after the returned views were computed (as Firebase removes
-    /// them when the acknowledgement's transaction commits).
-    private func finishRemoval(
-        of batch: MutationBatch, removal: (reference: EventReference, sequence: UInt64)
-    ) throws -> [DocumentKey: Document?] {
+    /// The batch's documents that nothing else references become orphans at the removal's sequence number.
+    private func applyRemoval(of batch: MutationBatch, removal: (reference: EventReference, sequence: UInt64)) {
         if let removed = mutationQueue.remove(batch.batchID, of: currentUser) { events.retire(removed.reference) }
-        if events is MemoryEventStore { events.retire(removal.reference) }
+        events.removalApplied(removal.reference)
         noteReleased(batch.keys, sequence: removal.sequence)
-        try recalculateOverlays(for: batch.keys)
+        refreshOverlays(after: batch.keys)
+    }
+
+    /// The new local views of a removed batch's documents; then, in eager memory mode, the documents nothing
+    /// references any more leave the cache (after the views were computed, as Firebase removes them when the
+    /// acknowledgement's transaction commits).
+    private func viewsAfterRemoval(of batch: MutationBatch) throws -> [DocumentKey: Document?] {
+        try prepareOverlays()
         let views = try localViews(batch.keys)
         try collectEagerly()
         return views
@@ -276,19 +281,12 @@ extension LocalStore {
         return batches
     }
 
-    /// Applies a `mutationBatchAdded` / `mutationBatchRemoved` event during replay. Only headers are read: the
-    /// batches are decoded when the outbox is first used.
-    func replayMutationQueueEvent(_ kind: EventKind, _ record: RecordView) throws {
-        let batchID = try MutationBatchEvent.batchID(from: record.key)
-        let reference = EventReference.log(record.location)
-        if kind == .mutationBatchAdded {
-            let user = try MutationBatchEvent.addedUser(record.value, batchID: batchID).user
-            let entry = QueuedBatch(batchID: batchID, user: user, reference: reference, batch: nil)
-            if let dead = try mutationQueue.replayAdded(entry) { events.retire(dead) }
-        } else {
-            // Checked, so damage shows at open; the views need only the fact of the removal.
-            _ = try MutationBatchEvent.decodeRemoved(record.value, batchID: batchID)
-            if let removed = mutationQueue.replayRemoved(batchID) { events.retire(removed.reference) }
+    /// The documents that a pending batch of any user writes (decoding batches not decoded yet).
+    func keysUnderPendingWrites() throws -> Set<DocumentKey> {
+        var keys = Set<DocumentKey>()
+        for user in mutationQueue.usersWithPendingBatches {
+            for batch in try pendingBatches(of: user) { keys.formUnion(batch.keys) }
         }
+        return keys
     }
 }

@@ -118,6 +118,11 @@ struct TargetMembershipView {
     }
 
     /// Forgets a target's membership; returns the references of its records.
+    /// The records the view holds as live: each target's latest snapshot and the deltas after it.
+    var liveRecordCount: Int {
+        memberships.values.reduce(0) { $0 + ($1.snapshot == nil ? 0 : 1) + $1.deltas.count }
+    }
+
     mutating func removeAll(of targetID: Int32) -> [EventReference] {
         guard let membership = memberships.removeValue(forKey: targetID) else { return [] }
         for key in membership.members.keys { unindex(key, targetID) }

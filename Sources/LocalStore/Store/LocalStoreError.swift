@@ -1,8 +1,8 @@
 import SegmentLog
 
 /// An error from the cache: a code, a message a person can act on, and the storage error beneath it if any.
-public struct LocalStoreError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+package struct LocalStoreError: Error, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         /// Stored bytes could not be decoded.
         case dataLoss
         /// The storage engine failed (see `storage`).
@@ -13,11 +13,11 @@ public struct LocalStoreError: Error, Sendable, CustomStringConvertible {
         case closed
     }
 
-    public var code: Code
-    public var message: String
-    public var storage: StorageError?
+    package var code: Code
+    package var message: String
+    package var storage: StorageError?
 
-    public init(_ code: Code, _ message: String, storage: StorageError? = nil) {
+    package init(_ code: Code, _ message: String, storage: StorageError? = nil) {
         self.code = code
         self.message = message
         self.storage = storage
@@ -31,5 +31,5 @@ public struct LocalStoreError: Error, Sendable, CustomStringConvertible {
         return LocalStoreError(.storage, "\(error)")
     }
 
-    public var description: String { "\(code.rawValue): \(message)" + (storage.map { " (\($0))" } ?? "") }
+    package var description: String { "\(code.rawValue): \(message)" + (storage.map { " (\($0))" } ?? "") }
 }

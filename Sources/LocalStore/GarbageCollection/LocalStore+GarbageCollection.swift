@@ -2,18 +2,18 @@ import CairnModel
 import SegmentLog
 
 /// What one garbage collection did.
-public struct GarbageCollectionResult: Sendable, Equatable {
+package struct GarbageCollectionResult: Sendable, Equatable {
     /// Sequence numbers collected: the targets removed plus the documents evicted (Firebase's
     /// `sequence_numbers_collected`).
-    public var sequenceNumbersCollected = 0
-    public var targetsRemoved = 0
-    public var documentsEvicted = 0
+    package var sequenceNumbersCollected = 0
+    package var targetsRemoved = 0
+    package var documentsEvicted = 0
     /// The cache's size before and after: bytes on disk (segment files) for a persistent cache, the estimated
     /// size (``LocalStore/estimatedMemoryBytes``) for a memory cache.
-    public var bytesBefore: UInt64 = 0
-    public var bytesAfter: UInt64 = 0
+    package var bytesBefore: UInt64 = 0
+    package var bytesAfter: UInt64 = 0
     /// Collection rounds run (each collects at most 10% / 1,000 sequence numbers, then compacts).
-    public var rounds = 0
+    package var rounds = 0
     /// Index entries read to choose what to collect (live and stale): bounded by the rounds' sizes, never by
     /// the number of cached documents (the removed targets' members count too).
     package var entriesExamined = 0
@@ -21,7 +21,7 @@ public struct GarbageCollectionResult: Sendable, Equatable {
 
 extension LocalStore {
     /// `cacheSizeBytes` value that turns garbage collection off (Firebase's `FirestoreCacheSizeUnlimited`).
-    public static let cacheSizeUnlimited: Int64 = -1
+    package static let cacheSizeUnlimited: Int64 = -1
 
     /// The most sequence numbers one round collects, and the share of the candidates it takes (Firebase's
     /// `LruParams::Default()`: 10%, at most 1,000).
@@ -58,7 +58,7 @@ extension LocalStore {
     /// print(result.documentsEvicted, result.bytesBefore, "→", result.bytesAfter)
     /// ```
     @discardableResult
-    public func collectGarbage(threshold: Int64, maxRounds: Int = 64) throws -> GarbageCollectionResult {
+    package func collectGarbage(threshold: Int64, maxRounds: Int = 64) throws -> GarbageCollectionResult {
         try checkOpen()
         var result = GarbageCollectionResult()
         guard threshold != Self.cacheSizeUnlimited, let before = collectableSize() else { return result }
@@ -113,8 +113,8 @@ extension LocalStore {
     /// ```swift
     /// if let size = store.collectableSize(), size > threshold { _ = try store.collectGarbage(threshold: threshold) }
     /// ```
-    public func collectableSize() -> UInt64? {
-        if let log = (events as? LogEventStore)?.log { return log.statistics.fileBytes }
+    package func collectableSize() -> UInt64? {
+        if let log = events.log { return log.statistics.fileBytes }
         guard case .lru = memoryGarbageCollector, let bytes = estimatedMemoryBytes else { return nil }
         return UInt64(max(bytes, 0))
     }
@@ -129,7 +129,7 @@ extension LocalStore {
     /// sealed segments, and a cache smaller than one segment lives entirely in it.
     @discardableResult
     private func compactPiece(sealingActiveAbove limit: UInt64, minimumDeadRatio: Double) throws -> Bool {
-        guard let log = (events as? LogEventStore)?.log else { return false }
+        guard let log = events.log else { return false }
         if log.statistics.fileBytes > limit, let active = log.statistics.segments.last(where: \.isActive),
             active.deadRatio >= Self.minimumDeadRatioToCompact
         {

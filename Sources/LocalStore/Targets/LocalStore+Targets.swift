@@ -1,5 +1,4 @@
 import CairnModel
-import SegmentLog
 
 /// Targets: the queries the client listens to, kept across restarts with their resume tokens and the documents
 /// that matched them (Firebase's `LocalStore::AllocateTarget` / `ReleaseTarget` / `ApplyRemoteEvent` over its
@@ -22,7 +21,7 @@ extension LocalStore {
     /// token and snapshot versions) when there is one, else a new target with the next even id — the cache's
     /// ids step by 2, as Firebase's `TargetIdGenerator` for the target cache, leaving odd ids to limbo
     /// resolution — saved together with the new highest id. The target becomes active until released.
-    public func allocateTarget(_ query: Query) throws -> TargetData {
+    package func allocateTarget(_ query: Query) throws -> TargetData {
         try checkOpen()
         if let existing = targetData(for: query) {
             if targets.active[existing.targetID] == nil { targets.active[existing.targetID] = existing }
@@ -43,13 +42,13 @@ extension LocalStore {
 
     /// The data of the target that runs `query`'s target: the active data when the target is active (it may be
     /// newer than what is saved), else the saved data; `nil` when the cache has no such target.
-    public func targetData(for query: Query) -> TargetData? {
+    package func targetData(for query: Query) -> TargetData? {
         guard let entry = targets.target(matching: query.target) else { return nil }
         return targets.active[entry.data.targetID] ?? entry.data
     }
 
     /// The ids of the targets allocated and not released in this session; garbage collection leaves them alone.
-    public var activeTargetIDs: Set<Int32> { Set(targets.active.keys) }
+    package var activeTargetIDs: Set<Int32> { Set(targets.active.keys) }
 
     /// Applies a remote event's change to an active target: its new data (resume token, snapshot versions) and
     /// the documents that joined (`added`), left (`removed`) or changed (`modified`) its result. In one
@@ -63,11 +62,11 @@ extension LocalStore {
     ///
     /// - Throws: `invalidArgument` when the target is not active or `data` runs another query.
     @discardableResult
-    public func updateTarget(
+    package func updateTarget(
         _ data: TargetData, added: Set<DocumentKey>, removed: Set<DocumentKey>, modified: Set<DocumentKey> = []
     ) throws -> TargetData {
         try checkOpen()
-        var (changes, new) = try planTargetUpdate(data, added: added, removed: removed, modified: modified)
+        var (changes, new) = try planTargetUpdate(data, over: nil, added: added, removed: removed, modified: modified)
         if !changes.isEmpty {
             let sequences = try commitTargetEvents(changes)
             if case .saved = changes[0] { new.sequenceNumber = sequences[0] }
@@ -78,12 +77,14 @@ extension LocalStore {
     }
 
     /// The events that bring an active target to `data` with these membership changes (nothing is written),
-    /// and the target's new active data. A `saved` event, when there is one, comes first.
+    /// and the target's new active data. A `saved` event, when there is one, comes first. `previous` is the
+    /// target's data when the same commit already changes it (a reset), else its active data counts.
     func planTargetUpdate(
-        _ data: TargetData, added: Set<DocumentKey>, removed: Set<DocumentKey>, modified: Set<DocumentKey>
+        _ data: TargetData, over previous: TargetData?, added: Set<DocumentKey>, removed: Set<DocumentKey>,
+        modified: Set<DocumentKey>
     ) throws -> (changes: [TargetCacheEvent], new: TargetData) {
         let targetID = data.targetID
-        guard let old = targets.active[targetID] else {
+        guard let old = previous ?? targets.active[targetID] else {
             throw LocalStoreError(.invalidArgument, "target \(targetID) is not active: allocate its query before updating it")
         }
         guard data.target == old.target else {
@@ -127,7 +128,7 @@ extension LocalStore {
     /// document nothing else references. The target's local-view references are dropped.
     ///
     /// - Throws: `invalidArgument` when the target is not active.
-    public func releaseTarget(_ targetID: Int32, keepPersisted: Bool) throws {
+    package func releaseTarget(_ targetID: Int32, keepPersisted: Bool) throws {
         try checkOpen()
         guard let data = targets.active[targetID] else {
             throw LocalStoreError(.invalidArgument, "target \(targetID) is not active, so it cannot be released")
@@ -137,7 +138,7 @@ extension LocalStore {
         garbage.inactiveTargets.set(targetID, sequence: targets.saved[targetID]?.data.sequenceNumber ?? data.sequenceNumber)
         dropLocalViewReferences(of: targetID)
         // Eager memory mode (Firebase's MemoryEagerReferenceDelegate.RemoveTarget): the target goes at once.
-        if memoryGarbageCollector == .eager && !keepPersisted { try commitTargetEvents([.removed(targetID)]) }
+        if referenceDelegate.removesReleasedTargets && !keepPersisted { try commitTargetEvents([.removed(targetID)]) }
         try collectEagerly()
     }
 
@@ -145,7 +146,7 @@ extension LocalStore {
     /// allocated again. The documents it held stay cached; those in no other target become orphans.
     ///
     /// - Throws: `invalidArgument` when the target is active or not cached.
-    public func removeTarget(_ targetID: Int32) throws {
+    package func removeTarget(_ targetID: Int32) throws {
         try checkOpen()
         guard targets.active[targetID] == nil else {
             throw LocalStoreError(.invalidArgument, "target \(targetID) is active: release it before removing it")
@@ -157,25 +158,36 @@ extension LocalStore {
     }
 
     /// The documents the server says match the target (Firebase's `GetRemoteDocumentKeys`).
-    public func remoteKeys(forTarget targetID: Int32) -> Set<DocumentKey> { targets.membership.keys(of: targetID) }
+    package func remoteKeys(forTarget targetID: Int32) -> Set<DocumentKey> { targets.membership.keys(of: targetID) }
 
     /// The cached targets whose membership holds the document; empty for an orphan.
-    public func targetIDs(containing key: DocumentKey) -> Set<Int32> { targets.membership.targets(containing: key) }
+    package func targetIDs(containing key: DocumentKey) -> Set<Int32> { targets.membership.targets(containing: key) }
 
     /// Appends target-cache events in one batch and applies them to the view, retiring what they supersede.
     /// Returns each event's sequence number.
     @discardableResult
     func commitTargetEvents(_ changes: [TargetCacheEvent]) throws -> [UInt64] {
-        let written = try events.append(changes.map(\.encoded))
-        for (change, (reference, sequence)) in zip(changes, written) {
-            applyTargetEvent(change, reference: reference, sequence: sequence)
+        try commit(changes.map(\.encoded)) { written in
+            for (change, (reference, sequence)) in zip(changes, written) {
+                applyTargetEvent(change, reference: reference, sequence: sequence)
+            }
+            return written.map(\.sequence)
         }
-        return written.map(\.sequence)
     }
 
-    /// Applies a target or globals event during replay.
-    func replayTargetEvent(_ kind: EventKind, _ record: RecordView) throws {
-        let event = try TargetCacheEvent.decode(kind, key: record.key, value: record.value)
-        applyTargetEvent(event, reference: .log(record.location), sequence: record.lsn, replaying: true)
+    /// Records that the target's view is in sync with the server at the target's snapshot version (Firebase's
+    /// `NotifyLocalViewChanges` for a view that is not from the cache): its last limbo-free snapshot version
+    /// becomes its snapshot version, so the query engine may start from the previous result. Only the active
+    /// data changes, as in Firebase; the next save of the target persists it. Nothing happens for a target that
+    /// is not active or a closed cache.
+    ///
+    /// ```swift
+    /// store.noteLimboFree(targetID: 2)
+    /// store.targetData(for: query)?.lastLimboFreeSnapshotVersion   // == its snapshotVersion
+    /// ```
+    package func noteLimboFree(targetID: Int32) {
+        guard (try? checkOpen()) != nil, var data = targets.active[targetID] else { return }
+        data.lastLimboFreeSnapshotVersion = data.snapshotVersion
+        targets.active[targetID] = data
     }
 }

@@ -11,13 +11,13 @@ import CairnModel
 /// ```
 extension LocalStore {
     /// The snapshot version of the last remote event applied; ``TargetData/noSnapshotVersion`` before the first.
-    public var lastRemoteSnapshotVersion: Timestamp { targets.globals.lastRemoteSnapshotVersion }
+    package var lastRemoteSnapshotVersion: Timestamp { targets.globals.lastRemoteSnapshotVersion }
 
     /// Records the snapshot version of a remote event. Nothing is written when it is the current one.
     ///
     /// - Throws: `invalidArgument` when `version` is older than the current one: the watch stream never goes
     ///   back in time (Firebase asserts "Watch stream reverted to previous snapshot").
-    public func setLastRemoteSnapshotVersion(_ version: Timestamp) throws {
+    package func setLastRemoteSnapshotVersion(_ version: Timestamp) throws {
         try checkOpen()
         let current = targets.globals.lastRemoteSnapshotVersion
         guard version >= current else {
@@ -31,23 +31,23 @@ extension LocalStore {
     }
 
     /// The largest target id allocated so far (0 before the first): removed targets' ids are never reused.
-    public var highestTargetID: Int32 { targets.globals.highestTargetID }
+    package var highestTargetID: Int32 { targets.globals.highestTargetID }
 
     /// The token of the user's last write-stream response, or `nil` when there is none.
-    public func writeStreamToken(forUser user: String) -> [UInt8]? { targets.globals.writeStreamTokens[user] }
+    package func writeStreamToken(forUser user: String) -> [UInt8]? { targets.globals.writeStreamTokens[user] }
 
     /// Records the token of the user's last write-stream response; an empty token clears it.
-    public func setWriteStreamToken(_ token: [UInt8], forUser user: String) throws {
+    package func setWriteStreamToken(_ token: [UInt8], forUser user: String) throws {
         try checkOpen()
         guard targets.globals.writeStreamTokens[user] ?? [] != token else { return }
         try updateGlobals { $0.writeStreamTokens[user] = token.isEmpty ? nil : token }
     }
 
     /// The session token the backend sent last; empty when none.
-    public var sessionToken: [UInt8] { targets.globals.sessionToken }
+    package var sessionToken: [UInt8] { targets.globals.sessionToken }
 
     /// Records the backend's session token.
-    public func setSessionToken(_ token: [UInt8]) throws {
+    package func setSessionToken(_ token: [UInt8]) throws {
         try checkOpen()
         guard targets.globals.sessionToken != token else { return }
         try updateGlobals { $0.sessionToken = token }

@@ -13,9 +13,9 @@ import CairnModel
 /// data.snapshotVersion = remoteEvent.snapshotVersion
 /// try store.updateTarget(data, added: [room], removed: [])
 /// ```
-public struct TargetData: Sendable, Hashable {
+package struct TargetData: Sendable, Hashable {
     /// Why the client listens to the target (Firebase's `QueryPurpose`). The raw values are stored.
-    public enum Purpose: UInt8, Sendable, Hashable {
+    package enum Purpose: UInt8, Sendable, Hashable {
         /// A query the user listens to.
         case listen = 0
         /// The query again, after an existence filter said the cached result has the wrong count.
@@ -28,28 +28,28 @@ public struct TargetData: Sendable, Hashable {
     }
 
     /// The version of a target that has not seen a consistent snapshot yet (Firebase's `SnapshotVersion::None`).
-    public static let noSnapshotVersion = Timestamp(seconds: 0, nanoseconds: 0)
+    package static let noSnapshotVersion = Timestamp(seconds: 0, nanoseconds: 0)
 
     /// The id the watch stream knows the target by. Ids from the cache are even and never reused.
-    public var targetID: Int32
+    package var targetID: Int32
     /// The query that allocated the target. Queries with the same ``target`` share one target, so this is the
     /// first of them.
-    public var query: Query
-    public var purpose: Purpose
+    package var query: Query
+    package var purpose: Purpose
     /// The log sequence number of the `targetSaved` event holding this data (0 before the first save).
-    public var sequenceNumber: UInt64
+    package var sequenceNumber: UInt64
     /// The snapshot version of the last consistent snapshot the target was part of.
-    public var snapshotVersion: Timestamp
+    package var snapshotVersion: Timestamp
     /// The newest snapshot version at which the target's view had no documents in limbo: from there the query
     /// engine can use the previous result plus the documents changed since.
-    public var lastLimboFreeSnapshotVersion: Timestamp
+    package var lastLimboFreeSnapshotVersion: Timestamp
     /// The opaque token with which the watch stream resumes the target without sending every document again.
     /// Empty when the target has none.
-    public var resumeToken: [UInt8]
+    package var resumeToken: [UInt8]
     /// How many documents matched at the resume token, for the server's existence filter; `nil` when unknown.
-    public var expectedCount: Int?
+    package var expectedCount: Int?
 
-    public init(
+    package init(
         targetID: Int32, query: Query, purpose: Purpose = .listen, sequenceNumber: UInt64 = 0,
         snapshotVersion: Timestamp = TargetData.noSnapshotVersion,
         lastLimboFreeSnapshotVersion: Timestamp = TargetData.noSnapshotVersion, resumeToken: [UInt8] = [],
@@ -66,5 +66,5 @@ public struct TargetData: Sendable, Hashable {
     }
 
     /// The target the query runs as; targets are looked up by its canonical id.
-    public var target: QueryTarget { query.target }
+    package var target: QueryTarget { query.target }
 }

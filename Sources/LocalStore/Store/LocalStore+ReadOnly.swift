@@ -18,7 +18,7 @@ extension LocalStore {
     /// - Throws: ``LocalStoreError`` `storage` with the ``StorageError`` beneath: `.locked` when an app holds
     ///   the directory, `.notALog` when it holds no cache, `.corruption` for damage replay meets; `dataLoss`
     ///   when an event cannot be decoded.
-    public static func openReadOnly(at directory: String) throws -> LocalStore {
+    package static func openReadOnly(at directory: String) throws -> LocalStore {
         if let holder = SegmentLog.lockHolder(at: directory) {
             let storage = StorageError(
                 .locked, "the cache is in use by \(holder); close that app first, or copy the directory and open the copy",
@@ -32,5 +32,5 @@ extension LocalStore {
     }
 
     /// The log under a persistent store (nil in memory mode).
-    var persistentLog: SegmentLog? { (events as? LogEventStore)?.log }
+    var persistentLog: SegmentLog? { events.log }
 }

@@ -1,5 +1,4 @@
 import CairnModel
-import SegmentLog
 
 /// Client-side field indexes (Firebase's `IndexManager` and `IndexBackfiller`; semantics notes §4): the
 /// configuration (`setIndexConfiguration`, automatic creation, `deleteAllIndexes`) is one event in the log;
@@ -16,13 +15,13 @@ import SegmentLog
 /// ```
 extension LocalStore {
     /// The configured and automatically created field indexes, in the order they were added.
-    public var fieldIndexes: [FieldIndex] { fieldIndexView.indexes }
+    package var fieldIndexes: [FieldIndex] { fieldIndexView.indexes }
 
     /// Each field index with its entry count and backfill progress (for inspection tools).
-    public var fieldIndexStatuses: [FieldIndexStatus] { fieldIndexView.statuses }
+    package var fieldIndexStatuses: [FieldIndexStatus] { fieldIndexView.statuses }
 
     /// Whether queries that scan many documents for few results create an index (off by default).
-    public var isIndexAutoCreationEnabled: Bool { fieldIndexView.autoCreationEnabled }
+    package var isIndexAutoCreationEnabled: Bool { fieldIndexView.autoCreationEnabled }
 
     /// Replaces the field-index configuration with the indexes of `json`, the `firestore:indexes` JSON of the
     /// Firebase CLI (see `IndexConfiguration` in CairnModel for what is read). Indexes no longer listed are
@@ -36,7 +35,7 @@ extension LocalStore {
     ///
     /// - Throws: `invalidArgument` naming the problem for malformed JSON, such as
     ///   `indexes[0].fields[1]: 'order' must be ASCENDING or DESCENDING, not 'UP'`.
-    public func setIndexConfiguration(json: String) throws {
+    package func setIndexConfiguration(json: String) throws {
         try checkOpen()
         let indexes: [FieldIndex]
         do {
@@ -54,7 +53,7 @@ extension LocalStore {
     /// ```swift
     /// try store.setIndexAutoCreationEnabled(true)
     /// ```
-    public func setIndexAutoCreationEnabled(_ enabled: Bool) throws {
+    package func setIndexAutoCreationEnabled(_ enabled: Bool) throws {
         try checkOpen()
         guard enabled != fieldIndexView.autoCreationEnabled else { return }
         try saveIndexConfiguration(fieldIndexView.indexes, autoCreationEnabled: enabled)
@@ -67,7 +66,7 @@ extension LocalStore {
     /// try store.deleteAllFieldIndexes()
     /// store.fieldIndexes.isEmpty   // true, also after a restart
     /// ```
-    public func deleteAllFieldIndexes() throws {
+    package func deleteAllFieldIndexes() throws {
         try checkOpen()
         guard !fieldIndexView.indexes.isEmpty else { return }
         try saveIndexConfiguration([], autoCreationEnabled: fieldIndexView.autoCreationEnabled)
@@ -85,7 +84,7 @@ extension LocalStore {
     ///
     /// - Throws: `dataLoss` when a document cannot be decoded (the document stays queued).
     @discardableResult
-    public func backfillIndexes(maxDocuments: Int) throws -> Int {
+    package func backfillIndexes(maxDocuments: Int) throws -> Int {
         try checkOpen()
         var processed = 0
         while processed < maxDocuments, let (job, key) = fieldIndexView.nextToBackfill() {
@@ -102,10 +101,11 @@ extension LocalStore {
     /// Appends the configuration event and applies it to the view.
     func saveIndexConfiguration(_ indexes: [FieldIndex], autoCreationEnabled: Bool) throws {
         let event = IndexConfigurationEvent(indexes: indexes, autoCreationEnabled: autoCreationEnabled)
-        let written = try events.append([event.encoded])
-        if let previous = fieldIndexView.configurationRecord { events.retire(previous.reference) }
-        fieldIndexView.configurationRecord = written[0]
-        applyIndexConfiguration(event)
+        try commit([event.encoded]) { written in
+            if let previous = fieldIndexView.configurationRecord { events.retire(previous.reference) }
+            fieldIndexView.configurationRecord = written[0]
+            applyIndexConfiguration(event)
+        }
     }
 
     func applyIndexConfiguration(_ configuration: IndexConfigurationEvent) {
@@ -117,18 +117,6 @@ extension LocalStore {
         }
     }
 
-    /// Replays an `indexConfigurationChanged` event: the newest one wins, the others are retired.
-    func replayIndexConfiguration(_ record: RecordView, newest: inout IndexConfigurationEvent?) throws {
-        let reference = EventReference.log(record.location)
-        if let current = fieldIndexView.configurationRecord, current.sequence > record.lsn {
-            events.retire(reference)
-            return
-        }
-        let configuration = try IndexConfigurationEvent.decode(record.value)
-        if let current = fieldIndexView.configurationRecord { events.retire(current.reference) }
-        fieldIndexView.configurationRecord = (reference, record.lsn)
-        newest = configuration
-    }
 
     /// Keeps the field indexes exact after remote documents changed (new versions, tombstones).
     func updateFieldIndexes(_ documents: [Document]) {

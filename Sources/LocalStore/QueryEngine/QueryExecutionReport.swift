@@ -8,13 +8,13 @@ import CairnModel
 /// result.documents          // matching, local writes applied, ordered and limited as the query says
 /// result.remoteKeys         // what the server last said matches (the target's membership); [] without a target
 /// ```
-public struct LocalQueryResult: Sendable {
+package struct LocalQueryResult: Sendable {
     /// The matching documents with pending writes applied, in query order, cut to the query's limit.
-    public var documents: [Document]
+    package var documents: [Document]
     /// The keys the target for this query holds (Firebase's `remoteKeys`); empty when the query has no target.
-    public var remoteKeys: Set<DocumentKey>
+    package var remoteKeys: Set<DocumentKey>
 
-    public init(documents: [Document], remoteKeys: Set<DocumentKey>) {
+    package init(documents: [Document], remoteKeys: Set<DocumentKey>) {
         self.documents = documents
         self.remoteKeys = remoteKeys
     }

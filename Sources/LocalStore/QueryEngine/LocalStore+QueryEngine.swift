@@ -14,13 +14,13 @@ import CairnModel
 /// its matches gets an index (Firebase's `createCacheIndexes`).
 extension LocalStore {
     /// Scans that read fewer documents never create an index (Firebase's `indexAutoCreationMinCollectionSize`).
-    public static let indexAutoCreationMinimumDocuments = 100
+    package static let indexAutoCreationMinimumDocuments = 100
 
     /// How many documents a scan may read per match before an index pays off: reading a result through an
     /// index costs about this many scanned documents (Firebase: 2 on Android, 3.4 on iOS). Measured for this
     /// cache (release build, 20,000 and 100,000 documents): 0.6–1.6 for results under 1% of the collection,
     /// 2.7–3.2 at 10%, where the heuristic decides (Docs/LocalStore.md §8).
-    public static let relativeIndexReadCostPerDocument = 3.0
+    package static let relativeIndexReadCostPerDocument = 3.0
 
     /// Answers `query` from the cache: the matching documents with the current user's pending writes applied,
     /// in query order and cut to its limit, and the keys of the query's target. The three paths the engine
@@ -30,7 +30,7 @@ extension LocalStore {
     /// let result = try store.executeQuery(query, usePreviousResults: true)
     /// for document in result.documents { print(document.key, document.hasLocalMutations) }
     /// ```
-    public func executeQuery(_ query: Query, usePreviousResults: Bool) throws -> LocalQueryResult {
+    package func executeQuery(_ query: Query, usePreviousResults: Bool) throws -> LocalQueryResult {
         try checkOpen()
         try prepareOverlays()
         let target = targetData(for: query)

@@ -8,11 +8,11 @@ extension LocalStore {
     /// ```swift
     /// store.scanCacheCapacity = 8 << 20   // a phone app with little memory to spare
     /// ```
-    public var scanCacheCapacity: Int {
+    package var scanCacheCapacity: Int {
         get { fieldValueCache.capacity }
         set { fieldValueCache.capacity = max(0, newValue) }
     }
 
     /// The memory, in bytes (estimated), that the scans' cache of field values holds now.
-    public var scanCacheBytes: Int { fieldValueCache.bytes }
+    package var scanCacheBytes: Int { fieldValueCache.bytes }
 }
