@@ -3,7 +3,7 @@ import CairnModel
 /// Client-side field indexes (Firebase's `IndexManager` and `IndexBackfiller`; semantics notes §4): the
 /// configuration (`setIndexConfiguration`, automatic creation, `deleteAllIndexes`) is one event in the log;
 /// the entries live in memory, are rebuilt by a bounded backfill after open, and follow every remote document
-/// change. The query engine (LocalStore+QueryEngine.swift) uses an index once its backfill is done.
+/// change. The query engine (QueryEngine/QueryEngine.swift) uses an index once its backfill is done.
 ///
 /// ```swift
 /// try store.setIndexConfiguration(json: """
@@ -90,7 +90,7 @@ extension LocalStore {
         while processed < maxDocuments, let (job, key) = fieldIndexView.nextToBackfill() {
             var document: Document?
             if let entry = remoteDocuments.entry(for: key), entry.state == .found {
-                document = try self.document(key, entry)
+                document = try localDocuments.document(key, entry)
             }
             fieldIndexView.backfill(job: job, key, document)
             processed += 1

@@ -40,14 +40,7 @@ extension LocalStore {
     }
 
     /// The local view of `key`; the overlays must be current.
-    func localView(_ key: DocumentKey) throws -> Document? {
-        let remote = try remoteDocument(key)
-        guard let overlay = mutationQueue.overlays[key] else { return remote }
-        var document = remote
-        // An overlay has no transforms (their results are values in it), so the write time is never read.
-        overlay.mutation.applyToLocalView(&document, previousMask: FieldMask(), localWriteTime: Self.noVersion)
-        return document
-    }
+    func localView(_ key: DocumentKey) throws -> Document? { try localDocuments.localView(key) }
 
     /// The local views of `keys`, `nil` where the cache knows nothing.
     func localViews(_ keys: [DocumentKey]) throws -> [DocumentKey: Document?] {
@@ -90,7 +83,7 @@ extension LocalStore {
     /// every precondition failed).
     private func foldOverlay(_ key: DocumentKey, _ batches: [MutationBatch]) throws -> Overlay? {
         guard let last = batches.last else { return nil }
-        var document = try remoteDocument(key)
+        var document = try localDocuments.remoteDocument(key)
         var mask: FieldMask? = FieldMask()
         for batch in batches {
             mask = batch.applyToLocalDocument(&document, for: key, mutatedFields: mask)

@@ -159,7 +159,7 @@ extension LocalStore {
         }
         var documents: [Document] = []
         for key in batch.keys {
-            var document = try remoteDocument(key)
+            var document = try localDocuments.remoteDocument(key)
             // Firebase's ApplyWriteToRemoteDocuments: a copy at the write's version or newer already has it.
             guard let ackVersion = result.documentVersions[key], (document?.version ?? Self.noVersion) < ackVersion else { continue }
             batch.applyToRemoteDocument(&document, for: key, batchResult: result)

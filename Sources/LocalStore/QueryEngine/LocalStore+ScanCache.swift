@@ -1,4 +1,4 @@
-/// The scans' cache of decoded field values (Scan/FieldValueCache.swift): how much memory it may take.
+/// The scans' cache of decoded field values (QueryEngine/FieldValueCache.swift): how much memory it may take.
 extension LocalStore {
     /// The most memory, in bytes (estimated), that scans keep in decoded field values: for each collection
     /// and each field a scan filtered or ranked on, one value per document. A repeated scan that finds its
@@ -9,10 +9,10 @@ extension LocalStore {
     /// store.scanCacheCapacity = 8 << 20   // a phone app with little memory to spare
     /// ```
     package var scanCacheCapacity: Int {
-        get { fieldValueCache.capacity }
-        set { fieldValueCache.capacity = max(0, newValue) }
+        get { queryEngine.fieldValueCache.capacity }
+        set { queryEngine.fieldValueCache.capacity = max(0, newValue) }
     }
 
     /// The memory, in bytes (estimated), that the scans' cache of field values holds now.
-    package var scanCacheBytes: Int { fieldValueCache.bytes }
+    package var scanCacheBytes: Int { queryEngine.fieldValueCache.bytes }
 }

@@ -35,7 +35,7 @@ struct ScanPlan {
     let selection: Selection?
 
     init(_ query: Query) {
-        filters = LocalStore.prefilters(of: query)
+        filters = QueryEngine.prefilters(of: query)
         var fields: [FieldPath] = []
         func slot(_ field: FieldPath) -> Int {
             if let index = fields.firstIndex(of: field) { return index }

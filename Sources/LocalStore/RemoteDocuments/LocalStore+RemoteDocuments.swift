@@ -86,17 +86,6 @@ extension LocalStore {
         updateFieldIndexes(documents)
     }
 
-    /// The cached documents (found or not) that may be in `query`'s scope: one collection's bucket, the
-    /// buckets of a collection group, or the one document of a document query.
-    func remoteCandidates(for query: Query) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
-        if let group = query.collectionGroup { return remoteDocuments.candidates(group: group) }
-        if query.path.isDocumentPath {
-            let key = DocumentKey(path: query.path)
-            return remoteDocuments.entry(for: key).map { [(key, $0)] } ?? []
-        }
-        return remoteDocuments.candidates(collection: query.path)
-    }
-
     /// Drops documents from the cache (garbage collection, or a removed target's orphans). A document with a
     /// pending write keeps its local view: its overlay is recomputed against the now missing server copy.
     package func evictDocuments(_ keys: [DocumentKey]) throws {
@@ -114,12 +103,7 @@ extension LocalStore {
     /// The cached server state of a document, or nil when the cache knows nothing about it.
     package func remoteDocument(_ key: DocumentKey) throws -> Document? {
         try checkOpen()
-        guard let entry = remoteDocuments.entry(for: key) else { return nil }
-        return try document(key, entry)
-    }
-
-    func document(_ key: DocumentKey, _ entry: RemoteDocumentEntry) throws -> Document {
-        try events.withValue(of: entry.reference) { try Self.document(key, entry, $0) }
+        return try localDocuments.remoteDocument(key)
     }
 
     /// Answers a query from the cached server state by scanning the collection (or the collection group's
@@ -127,7 +111,8 @@ extension LocalStore {
     package func executeQuery(_ query: Query) throws -> [Document] {
         try checkOpen()
         var report = QueryExecutionReport(path: .scan)
-        let documents = try scanRemoteDocuments(remoteCandidates(for: query), filters: Self.prefilters(of: query), report: &report)
+        let documents = try queryEngine.scanRemoteDocuments(
+            remoteDocuments.candidates(for: query), filters: QueryEngine.prefilters(of: query), report: &report)
         return query.results(from: documents)
     }
 }

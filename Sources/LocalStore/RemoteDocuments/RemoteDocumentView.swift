@@ -124,4 +124,15 @@ struct RemoteDocumentView {
     func candidates(group: String) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
         (groups[group] ?? []).flatMap { candidates(collection: $0) }
     }
+
+    /// The cached documents (found or not) that may be in `query`'s scope: one collection's bucket, the
+    /// buckets of a collection group, or the one document of a document query.
+    func candidates(for query: Query) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
+        if let group = query.collectionGroup { return candidates(group: group) }
+        if query.path.isDocumentPath {
+            let key = DocumentKey(path: query.path)
+            return entry(for: key).map { [(key, $0)] } ?? []
+        }
+        return candidates(collection: query.path)
+    }
 }

@@ -26,8 +26,10 @@ package final class LocalStore {
     let compactionCoordinator = CompactionCoordinator()
     /// The owner of each event kind, for replay and compaction.
     let registry: ComponentRegistry
-    /// Decoded field values for scans (QueryEngine/FieldValueCache.swift).
-    var fieldValueCache = FieldValueCache()
+    /// Documents as the current user sees them, read through the event store (MutationQueue/).
+    let localDocuments: LocalDocumentsView
+    /// The read-only query engine and its scan cache (QueryEngine/).
+    let queryEngine: QueryEngine
     /// How the last `executeQuery(_:usePreviousResults:)` ran (QueryEngine/).
     package internal(set) var lastQueryReport: QueryExecutionReport?
     /// Orphans and inactive targets by sequence number (GarbageCollection/).
@@ -45,6 +47,8 @@ package final class LocalStore {
         self.memoryGarbageCollector = memoryGarbageCollector
         referenceDelegate = memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate()
         registry = ComponentRegistry([documentCache, mutationQueueComponent, targetCache, indexManager])
+        localDocuments = LocalDocumentsView(events: events, documents: documentCache, queue: mutationQueueComponent)
+        queryEngine = QueryEngine(localDocuments: localDocuments, indexes: indexManager)
     }
 
     /// The components' views, under the names the operations use.

@@ -11,7 +11,7 @@ import CairnModel
 ///   frame cache's contents out;
 /// - **no copies, keys built late** — record bytes are read in place, and a document's key is built only when
 ///   the document is decoded or ranked.
-extension LocalStore {
+extension QueryEngine {
     /// The filters a scan tests before decoding: the query's top-level field filters, except those on
     /// `__name__` (they test the key, which needs no decoding) — an OR tree is left to `query.matches`.
     static func prefilters(of query: Query) -> [FieldFilter] {
@@ -37,7 +37,7 @@ extension LocalStore {
         try events.forEachValue(of: found.map(\.entry.reference), fillCache: true) { position, value in
             let (key, entry) = found[position]
             if !filters.isEmpty, !(try RemoteDocumentEvent.passes(filters, value: value, key: key)) { return }
-            documents.append(try Self.document(key, entry, value))
+            documents.append(try LocalDocumentsView.document(key, entry, value))
         }
         report.documentsDecoded += documents.count
         return documents
@@ -107,7 +107,7 @@ extension LocalStore {
                 for slot in values.indices { columns[candidate.collection][slot].insert(values[slot], for: candidate.entry.reference) }
             }
             if consider({ candidate }) {
-                documents.append(try Self.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
+                documents.append(try LocalDocumentsView.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
             }
         }
 
@@ -115,7 +115,7 @@ extension LocalStore {
         let toDecode = (selection.map { $0.elements.map(\.candidate) } ?? passed).sorted { $0.entry.reference < $1.entry.reference }
         try events.forEachValue(of: toDecode.map(\.entry.reference), fillCache: true) { position, value in
             let candidate = toDecode[position]
-            documents.append(try Self.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
+            documents.append(try LocalDocumentsView.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
         }
         report.documentsDecoded += documents.count
         return (documents, matches - documents.count)
@@ -179,13 +179,6 @@ extension LocalStore {
                 fieldValueCache.put(column, for: FieldValueCache.ColumnKey(collection: collection, field: field))
             }
         }
-    }
-
-    /// A whole remote document from its event's value, with the read time the view holds.
-    static func document(_ key: DocumentKey, _ entry: RemoteDocumentEntry, _ value: UnsafeRawBufferPointer) throws -> Document {
-        var document = try RemoteDocumentEvent.decode(value, key: key)
-        document.readTime = entry.readTime
-        return document
     }
 }
 
