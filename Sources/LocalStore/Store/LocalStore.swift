@@ -23,7 +23,7 @@ package final class LocalStore {
     let targetCache = TargetCache()
     let indexManager = IndexManager()
     /// Removal records and the compaction in progress (Compaction/).
-    let compactionCoordinator = CompactionCoordinator()
+    let compactionCoordinator: CompactionCoordinator
     /// The owner of each event kind, for replay and compaction.
     let registry: ComponentRegistry
     /// Documents as the current user sees them, read through the event store (MutationQueue/).
@@ -47,6 +47,7 @@ package final class LocalStore {
         self.memoryGarbageCollector = memoryGarbageCollector
         referenceDelegate = memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate()
         registry = ComponentRegistry([documentCache, mutationQueueComponent, targetCache, indexManager])
+        compactionCoordinator = CompactionCoordinator(registry: registry)
         localDocuments = LocalDocumentsView(events: events, documents: documentCache, queue: mutationQueueComponent)
         queryEngine = QueryEngine(localDocuments: localDocuments, indexes: indexManager)
     }
