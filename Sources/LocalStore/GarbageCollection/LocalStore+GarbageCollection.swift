@@ -70,9 +70,9 @@ extension LocalStore {
         guard result.bytesAfter > limit else { return result }
         let pinned = try keysUnderPendingWrites()
         while result.bytesAfter > limit && result.rounds < maxRounds {
-            let round = chooseRound(pinned: pinned)
+            let round = collector.chooseRound(pinned: pinned)
             result.entriesExamined += round.examined
-            garbage.entriesExamined += round.examined
+            collector.index.entriesExamined += round.examined
             if round.targets.isEmpty && round.documents.isEmpty {
                 while result.bytesAfter > limit,
                     try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.minimumDeadRatioToCompact)
@@ -88,9 +88,9 @@ extension LocalStore {
                 let held = Set(round.targets.flatMap { targets.membership.keys(of: $0) })
                 try commitTargetEvents(round.targets.map { .removed($0) })
                 result.entriesExamined += held.count
-                garbage.entriesExamined += held.count
+                collector.index.entriesExamined += held.count
                 for key in held.sorted() where !pinned.contains(key) {
-                    if let sequence = garbage.orphans.sequence(of: key), sequence <= round.upperBound { documents.append(key) }
+                    if let sequence = collector.index.orphans.sequence(of: key), sequence <= round.upperBound { documents.append(key) }
                 }
             }
             try evictDocuments(documents)
@@ -105,7 +105,7 @@ extension LocalStore {
     }
 
     /// Entries garbage collection has read since the cache opened (see ``GarbageCollectionResult/entriesExamined``).
-    package var garbageCollectionEntriesExamined: Int { garbage.entriesExamined }
+    package var garbageCollectionEntriesExamined: Int { collector.index.entriesExamined }
 
     /// The size LRU collection brings under a threshold (bytes on disk, or the estimated size of an LRU memory
     /// cache), read without collecting or compacting anything; nil when this cache has none (eager memory mode).
@@ -141,41 +141,5 @@ extension LocalStore {
         }
         let budget = max(log.configuration.segmentTargetSize / Self.compactionStepsPerSegment, 1)
         return try compactStep(minimumDeadRatio: minimumDeadRatio, budget: budget)
-    }
-
-    /// The n least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write
-    /// leave the orphan queue (the batch's removal brings them back); entries no longer valid are dropped.
-    private func chooseRound(
-        pinned: Set<DocumentKey>
-    ) -> (targets: [Int32], documents: [DocumentKey], upperBound: UInt64, examined: Int) {
-        let candidates = garbage.inactiveTargets.count + garbage.orphans.count
-        guard candidates > 0 else { return ([], [], 0, 0) }
-        let n = min(max(candidates * Self.collectionPercentile / 100, 1), Self.maximumSequenceNumbersPerRound)
-        let targetPick = garbage.inactiveTargets.lowest(n) { targets.active[$0] == nil && targets.saved[$0] != nil }
-        // The test reads the index too: walk a queue moved out of it (no copy: the index's reference is gone).
-        var orphans = garbage.orphans
-        garbage.orphans = SequenceQueue()
-        let orphanPick = orphans.lowest(n) { isOrphan($0) && !pinned.contains($0) }
-        garbage.orphans = orphans
-        for id in targetPick.refused { garbage.inactiveTargets.remove(id) }
-        for key in orphanPick.refused { garbage.orphans.remove(key) }
-        // Merge the two ascending lists and keep the n lowest.
-        var chosenTargets: [Int32] = []
-        var chosenDocuments: [DocumentKey] = []
-        var upperBound: UInt64 = 0
-        var t = targetPick.entries[...]
-        var d = orphanPick.entries[...]
-        while chosenTargets.count + chosenDocuments.count < n, !(t.isEmpty && d.isEmpty) {
-            if let target = t.first, d.first.map({ target.sequence <= $0.sequence }) ?? true {
-                chosenTargets.append(target.element)
-                upperBound = target.sequence
-                t = t.dropFirst()
-            } else if let document = d.first {
-                chosenDocuments.append(document.element)
-                upperBound = document.sequence
-                d = d.dropFirst()
-            }
-        }
-        return (chosenTargets, chosenDocuments, upperBound, targetPick.examined + orphanPick.examined)
     }
 }

@@ -42,10 +42,10 @@ extension LocalStore {
     /// references any more (Firebase's `MemoryEagerReferenceDelegate` at commit): each operation that may drop
     /// a last reference calls this once its own changes are applied.
     func collectEagerly() throws {
-        let candidates = referenceDelegate.takeCandidates()
+        let candidates = collector.referenceDelegate.takeCandidates()
         guard !candidates.isEmpty else { return }
         let pinned = try keysUnderPendingWrites()
-        let unreferenced = candidates.filter { isOrphan($0) && !pinned.contains($0) }
+        let unreferenced = candidates.filter { collector.isOrphan($0) && !pinned.contains($0) }
         try evictDocuments(unreferenced.sorted())
     }
 }

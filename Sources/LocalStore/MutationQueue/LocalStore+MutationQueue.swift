@@ -97,7 +97,7 @@ extension LocalStore {
         do {
             try commit([MutationBatchEvent.added(batch, user: user)]) { written in
                 mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: user, reference: written[0].reference, batch: batch))
-                noteDocumentsPinned(keys)
+                collector.noteDocumentsPinned(keys)
                 refreshOverlays(after: keys)
             }
         } catch let error as LocalStoreError where error.storage?.code == .invalidArgument {
@@ -247,7 +247,7 @@ extension LocalStore {
     private func applyRemoval(of batch: MutationBatch, removal: (reference: EventReference, sequence: UInt64)) {
         if let removed = mutationQueue.remove(batch.batchID, of: currentUser) { events.retire(removed.reference) }
         events.removalApplied(removal.reference)
-        noteReleased(batch.keys, sequence: removal.sequence)
+        collector.noteReleased(batch.keys, sequence: removal.sequence)
         refreshOverlays(after: batch.keys)
     }
 

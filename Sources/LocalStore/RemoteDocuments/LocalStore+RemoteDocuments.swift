@@ -69,7 +69,7 @@ extension LocalStore {
             if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
             events.removalApplied(reference)
             if case .log(let location) = reference { compactionCoordinator.removals.track(location) }
-            garbage.orphans.remove(key)
+            collector.noteEvicted(key)
         }
         removeFromFieldIndexes(keys)
     }
@@ -82,7 +82,7 @@ extension LocalStore {
                 hasCommittedMutations: document.hasCommittedMutations, sequence: sequence)
             if let previous = remoteDocuments.set(entry, for: document.key) { events.retire(previous.reference) }
         }
-        noteDocumentsWritten(documents.map(\.key), sequences: written.map(\.sequence))
+        collector.noteDocumentsWritten(documents.map(\.key), sequences: written.map(\.sequence))
         updateFieldIndexes(documents)
     }
 

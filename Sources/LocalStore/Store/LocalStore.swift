@@ -32,20 +32,18 @@ package final class LocalStore {
     let queryEngine: QueryEngine
     /// How the last `executeQuery(_:usePreviousResults:)` ran (QueryEngine/).
     package internal(set) var lastQueryReport: QueryExecutionReport?
-    /// Orphans and inactive targets by sequence number (GarbageCollection/).
-    var garbage = GarbageCollectionIndex()
-    /// The documents each active target's local view shows (GarbageCollection/LocalViewReferences.swift).
-    var viewReferences = LocalViewReferences()
+    /// Orphans, inactive targets, local-view references, eager vs LRU (GarbageCollection/).
+    let collector: LruGarbageCollector
     /// How a memory cache collects garbage; nil for a persistent cache.
     package let memoryGarbageCollector: MemoryGarbageCollector?
-    /// Eager removal or LRU collection of documents that lost their last reference.
-    let referenceDelegate: any ReferenceDelegate
     private var isClosed = false
 
     init(events: any EventStore, memoryGarbageCollector: MemoryGarbageCollector? = nil) {
         self.events = events
         self.memoryGarbageCollector = memoryGarbageCollector
-        referenceDelegate = memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate()
+        collector = LruGarbageCollector(
+            documents: documentCache, targets: targetCache,
+            referenceDelegate: memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate())
         registry = ComponentRegistry([documentCache, mutationQueueComponent, targetCache, indexManager])
         compactionCoordinator = CompactionCoordinator(registry: registry)
         localDocuments = LocalDocumentsView(events: events, documents: documentCache, queue: mutationQueueComponent)
@@ -101,7 +99,7 @@ package final class LocalStore {
             // Removals met by replay shadow records in any segment there is now (RemovalRecords).
             store.compactionCoordinator.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             try store.replay(log)
-            store.rebuildGarbageCollectionIndex()
+            store.collector.rebuild()
         } catch {
             try? log.close()
             throw LocalStoreError.wrap(error)

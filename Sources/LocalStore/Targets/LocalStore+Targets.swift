@@ -25,7 +25,7 @@ extension LocalStore {
         try checkOpen()
         if let existing = targetData(for: query) {
             if targets.active[existing.targetID] == nil { targets.active[existing.targetID] = existing }
-            garbage.inactiveTargets.remove(existing.targetID)
+            collector.index.inactiveTargets.remove(existing.targetID)
             return existing
         }
         let (targetID, overflow) = targets.globals.highestTargetID.addingReportingOverflow(2)
@@ -135,10 +135,10 @@ extension LocalStore {
         }
         if !keepPersisted { try commitTargetEvents([.saved(data)]) }
         targets.active[targetID] = nil
-        garbage.inactiveTargets.set(targetID, sequence: targets.saved[targetID]?.data.sequenceNumber ?? data.sequenceNumber)
+        collector.index.inactiveTargets.set(targetID, sequence: targets.saved[targetID]?.data.sequenceNumber ?? data.sequenceNumber)
         dropLocalViewReferences(of: targetID)
         // Eager memory mode (Firebase's MemoryEagerReferenceDelegate.RemoveTarget): the target goes at once.
-        if referenceDelegate.removesReleasedTargets && !keepPersisted { try commitTargetEvents([.removed(targetID)]) }
+        if collector.referenceDelegate.removesReleasedTargets && !keepPersisted { try commitTargetEvents([.removed(targetID)]) }
         try collectEagerly()
     }
 
