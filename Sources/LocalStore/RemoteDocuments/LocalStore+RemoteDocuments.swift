@@ -13,10 +13,10 @@ extension LocalStore {
     @discardableResult
     package func applyRemoteDocuments(_ documents: [Document]) throws -> [DocumentKey] {
         try checkOpen()
-        let (accepted, lostAccess) = remoteDocumentChanges(documents)
+        let (accepted, lostAccess) = documentCache.changes(in: documents)
         guard !accepted.isEmpty || !lostAccess.isEmpty else { return [] }
         let keys = accepted.map(\.key) + lostAccess
-        try commit(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent)) { written in
+        try commit(accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(RemoteDocumentEvent.evicted)) { written in
             noteRemoteDocuments(accepted, written: Array(written.prefix(accepted.count)))
             noteEvictions(lostAccess, written: Array(written.dropFirst(accepted.count)))
             // An overlay depends on the server copy under it (a patch of a missing document does nothing).
@@ -25,42 +25,8 @@ extension LocalStore {
         return keys
     }
 
-    /// Which of `documents` change the cache (Firebase's `PopulateDocumentChanges`): the documents to store,
-    /// and the keys whose access was lost (a `noDocument` at version 0), to evict.
-    func remoteDocumentChanges(_ documents: [Document]) -> (accepted: [Document], lostAccess: [DocumentKey]) {
-        var newest: [DocumentKey: Document] = [:]
-        var order: [DocumentKey] = []
-        for document in documents {
-            if let seen = newest[document.key] {
-                if document.version >= seen.version { newest[document.key] = document }
-            } else {
-                newest[document.key] = document
-                order.append(document.key)
-            }
-        }
-        var accepted: [Document] = []
-        var lostAccess: [DocumentKey] = []
-        for key in order {
-            let document = newest[key]!
-            if document.state == .noDocument && document.version == Timestamp(seconds: 0, nanoseconds: 0) {
-                if remoteDocuments.entry(for: key) != nil { lostAccess.append(key) }
-                continue
-            }
-            guard let cached = remoteDocuments.entry(for: key) else {
-                accepted.append(document)
-                continue
-            }
-            if document.version > cached.version || (document.version == cached.version && cached.hasCommittedMutations) {
-                accepted.append(document)
-            }
-        }
-        return (accepted, lostAccess)
-    }
 
 
-    static func evictionEvent(_ key: DocumentKey) -> EncodedEvent {
-        EncodedEvent(kind: .documentEvicted, key: RemoteDocumentEvent.key(key), value: [])
-    }
 
     /// Removes evicted documents from the view. In memory mode the eviction events are dropped at once
     /// (nothing replays them); in the log they stay until they shadow nothing (`RemovalRecords`, §4).
@@ -94,7 +60,7 @@ extension LocalStore {
         var seen: Set<DocumentKey> = []
         for key in keys where remoteDocuments.entry(for: key) != nil && seen.insert(key).inserted { present.append(key) }
         guard !present.isEmpty else { return }
-        try commit(present.map(Self.evictionEvent)) { written in
+        try commit(present.map(RemoteDocumentEvent.evicted)) { written in
             noteEvictions(present, written: written)
             refreshOverlays(after: present)
         }

@@ -55,6 +55,38 @@ final class RemoteDocumentCache: StoreComponent {
         }
     }
 
+    /// Which of `documents` change the cache (Firebase's `PopulateDocumentChanges`): the documents to store,
+    /// and the keys whose access was lost (a `noDocument` at version 0), to evict.
+    func changes(in documents: [Document]) -> (accepted: [Document], lostAccess: [DocumentKey]) {
+        var newest: [DocumentKey: Document] = [:]
+        var order: [DocumentKey] = []
+        for document in documents {
+            if let seen = newest[document.key] {
+                if document.version >= seen.version { newest[document.key] = document }
+            } else {
+                newest[document.key] = document
+                order.append(document.key)
+            }
+        }
+        var accepted: [Document] = []
+        var lostAccess: [DocumentKey] = []
+        for key in order {
+            let document = newest[key]!
+            if document.state == .noDocument && document.version == Timestamp(seconds: 0, nanoseconds: 0) {
+                if view.entry(for: key) != nil { lostAccess.append(key) }
+                continue
+            }
+            guard let cached = view.entry(for: key) else {
+                accepted.append(document)
+                continue
+            }
+            if document.version > cached.version || (document.version == cached.version && cached.hasCommittedMutations) {
+                accepted.append(document)
+            }
+        }
+        return (accepted, lostAccess)
+    }
+
     static func describe(
         _ kind: EventKind, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
     ) throws -> (key: String, body: InspectionJSON) {

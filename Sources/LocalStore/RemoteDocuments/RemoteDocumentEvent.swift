@@ -60,6 +60,11 @@ enum RemoteDocumentEvent {
         return EncodedEvent(kind: .remoteDocumentChanged, key: key(document.key), value: value)
     }
 
+    /// A `documentEvicted` event: the document leaves the cache (its value is empty).
+    static func evicted(_ key: DocumentKey) -> EncodedEvent {
+        EncodedEvent(kind: .documentEvicted, key: Self.key(key), value: [])
+    }
+
     /// Whether the document in an event's value passes every filter, reading only the filtered fields
     /// (``DocumentCodec/value(at:in:)``); a deleted or unknown document has no fields and passes none.
     static func passes(_ filters: [FieldFilter], value: UnsafeRawBufferPointer, key: DocumentKey) throws -> Bool {

@@ -50,7 +50,7 @@ extension LocalStore {
                 data.resumeToken = change.resumeToken
                 data.snapshotVersion = version
             }
-            let (changes, new) = try planTargetUpdate(
+            let (changes, new) = try targetCache.planUpdate(
                 data, over: previous, added: change.added, removed: change.removed, modified: change.modified)
             let savedAt: Int? = if case .saved = changes.first { targetEvents.count } else { nil }
             targetEvents += changes
@@ -61,14 +61,14 @@ extension LocalStore {
             document.readTime = version
             return document
         }
-        let (accepted, lostAccess) = remoteDocumentChanges(documents)
+        let (accepted, lostAccess) = documentCache.changes(in: documents)
         var globals = targets.globals
         globals.lastRemoteSnapshotVersion = version
         if version != lastRemoteSnapshotVersion { targetEvents.append(.globalsChanged(globals)) }
 
         var changedKeys = Set(accepted.map(\.key) + lostAccess)
         if !targetEvents.isEmpty || !changedKeys.isEmpty {
-            let encoded = targetEvents.map(\.encoded) + accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(Self.evictionEvent)
+            let encoded = targetEvents.map(\.encoded) + accepted.map(RemoteDocumentEvent.encode) + lostAccess.map(RemoteDocumentEvent.evicted)
             try commit(encoded) { written in
                 for (change, (reference, sequence)) in zip(targetEvents, written) {
                     applyTargetEvent(change, reference: reference, sequence: sequence)

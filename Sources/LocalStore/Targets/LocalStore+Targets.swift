@@ -13,10 +13,6 @@ import CairnModel
 /// try store.releaseTarget(room.targetID, keepPersisted: false)
 /// ```
 extension LocalStore {
-    /// A resume token that is this much older than the new one is saved even without other changes (Firebase's
-    /// `kResumeTokenMaxAgeSeconds`).
-    static let resumeTokenMaxAgeSeconds: Int64 = 5 * 60
-
     /// Starts listening to `query`'s target: the saved target with the same ``QueryTarget`` (its id, resume
     /// token and snapshot versions) when there is one, else a new target with the next even id — the cache's
     /// ids step by 2, as Firebase's `TargetIdGenerator` for the target cache, leaving odd ids to limbo
@@ -66,7 +62,7 @@ extension LocalStore {
         _ data: TargetData, added: Set<DocumentKey>, removed: Set<DocumentKey>, modified: Set<DocumentKey> = []
     ) throws -> TargetData {
         try checkOpen()
-        var (changes, new) = try planTargetUpdate(data, over: nil, added: added, removed: removed, modified: modified)
+        var (changes, new) = try targetCache.planUpdate(data, over: nil, added: added, removed: removed, modified: modified)
         if !changes.isEmpty {
             let sequences = try commitTargetEvents(changes)
             if case .saved = changes[0] { new.sequenceNumber = sequences[0] }
@@ -76,48 +72,7 @@ extension LocalStore {
         return new
     }
 
-    /// The events that bring an active target to `data` with these membership changes (nothing is written),
-    /// and the target's new active data. A `saved` event, when there is one, comes first. `previous` is the
-    /// target's data when the same commit already changes it (a reset), else its active data counts.
-    func planTargetUpdate(
-        _ data: TargetData, over previous: TargetData?, added: Set<DocumentKey>, removed: Set<DocumentKey>,
-        modified: Set<DocumentKey>
-    ) throws -> (changes: [TargetCacheEvent], new: TargetData) {
-        let targetID = data.targetID
-        guard let old = previous ?? targets.active[targetID] else {
-            throw LocalStoreError(.invalidArgument, "target \(targetID) is not active: allocate its query before updating it")
-        }
-        guard data.target == old.target else {
-            throw LocalStoreError(
-                .invalidArgument, "target \(targetID) runs \(old.target), not \(data.target): a target's query never changes")
-        }
-        var new = data
-        new.sequenceNumber = old.sequenceNumber
-        var changes: [TargetCacheEvent] = []
-        if Self.shouldPersistTargetData(new, over: old, changeCount: added.count + removed.count + modified.count) {
-            changes.append(.saved(new))
-        }
-        // Only what changes is written; a key both added and removed ends up added, as in Firebase.
-        let joining = added.filter { !targets.membership.contains($0, in: targetID) }
-        let leaving = removed.subtracting(added).filter { targets.membership.contains($0, in: targetID) }
-        if !joining.isEmpty || !leaving.isEmpty {
-            if targets.membership.wantsSnapshot(targetID) {
-                let members = targets.membership.keys(of: targetID).union(joining).subtracting(leaving)
-                changes.append(.membershipChanged(targetID, .snapshot(members)))
-            } else {
-                changes.append(.membershipChanged(targetID, .delta(added: joining, removed: leaving)))
-            }
-        }
-        return (changes, new)
-    }
 
-    /// Firebase's `ShouldPersistTargetData`: save when the old data has no resume token, when the new snapshot
-    /// version is at least ``resumeTokenMaxAgeSeconds`` past the old one, or when documents changed.
-    static func shouldPersistTargetData(_ new: TargetData, over old: TargetData, changeCount: Int) -> Bool {
-        if old.resumeToken.isEmpty { return true }
-        if new.snapshotVersion.seconds &- old.snapshotVersion.seconds >= resumeTokenMaxAgeSeconds { return true }
-        return changeCount > 0
-    }
 
     /// Stops listening to a target. With `keepPersisted` false (what a single client does), the target's active
     /// data is saved once more, so its sequence number — its recency for garbage collection — is the release

@@ -38,6 +38,53 @@ final class TargetCache: StoreComponent {
         }
     }
 
+    /// A resume token that is this much older than the new one is saved even without other changes (Firebase's
+    /// `kResumeTokenMaxAgeSeconds`).
+    static let resumeTokenMaxAgeSeconds: Int64 = 5 * 60
+
+    /// The events that bring an active target to `data` with these membership changes (nothing is written),
+    /// and the target's new active data. A `saved` event, when there is one, comes first. `previous` is the
+    /// target's data when the same commit already changes it (a reset), else its active data counts.
+    func planUpdate(
+        _ data: TargetData, over previous: TargetData?, added: Set<DocumentKey>, removed: Set<DocumentKey>,
+        modified: Set<DocumentKey>
+    ) throws -> (changes: [TargetCacheEvent], new: TargetData) {
+        let targetID = data.targetID
+        guard let old = previous ?? view.active[targetID] else {
+            throw LocalStoreError(.invalidArgument, "target \(targetID) is not active: allocate its query before updating it")
+        }
+        guard data.target == old.target else {
+            throw LocalStoreError(
+                .invalidArgument, "target \(targetID) runs \(old.target), not \(data.target): a target's query never changes")
+        }
+        var new = data
+        new.sequenceNumber = old.sequenceNumber
+        var changes: [TargetCacheEvent] = []
+        if Self.shouldPersistTargetData(new, over: old, changeCount: added.count + removed.count + modified.count) {
+            changes.append(.saved(new))
+        }
+        // Only what changes is written; a key both added and removed ends up added, as in Firebase.
+        let joining = added.filter { !view.membership.contains($0, in: targetID) }
+        let leaving = removed.subtracting(added).filter { view.membership.contains($0, in: targetID) }
+        if !joining.isEmpty || !leaving.isEmpty {
+            if view.membership.wantsSnapshot(targetID) {
+                let members = view.membership.keys(of: targetID).union(joining).subtracting(leaving)
+                changes.append(.membershipChanged(targetID, .snapshot(members)))
+            } else {
+                changes.append(.membershipChanged(targetID, .delta(added: joining, removed: leaving)))
+            }
+        }
+        return (changes, new)
+    }
+
+    /// Firebase's `ShouldPersistTargetData`: save when the old data has no resume token, when the new snapshot
+    /// version is at least ``resumeTokenMaxAgeSeconds`` past the old one, or when documents changed.
+    static func shouldPersistTargetData(_ new: TargetData, over old: TargetData, changeCount: Int) -> Bool {
+        if old.resumeToken.isEmpty { return true }
+        if new.snapshotVersion.seconds &- old.snapshotVersion.seconds >= resumeTokenMaxAgeSeconds { return true }
+        return changeCount > 0
+    }
+
     static func describe(
         _ kind: EventKind, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
     ) throws -> (key: String, body: InspectionJSON) {
