@@ -7,7 +7,7 @@ import SegmentLog
 /// document cache finished. The operations are in `LocalStore+Indexes.swift`.
 ///
 /// ```swift
-/// let indexes = IndexManager()
+/// let indexes = IndexManager(documents: documentCache)
 /// try indexes.replay(record, kind: .indexConfigurationChanged, into: store)
 /// try indexes.finishReplay(into: store)       // the indexes wait for their backfill
 /// ```
@@ -16,6 +16,12 @@ final class IndexManager: StoreComponent {
     var view = FieldIndexView()
     /// During replay only: the newest configuration met so far.
     private var newest: IndexConfigurationEvent?
+    /// The remote documents the indexes cover (a new index's backfill starts from their keys).
+    private let documents: RemoteDocumentCache
+
+    init(documents: RemoteDocumentCache) {
+        self.documents = documents
+    }
 
     static let eventKinds: [EventKind] = [.indexConfigurationChanged]
 
@@ -36,13 +42,36 @@ final class IndexManager: StoreComponent {
     func finishReplay(into store: LocalStore) throws {
         guard let configuration = newest else { return }
         newest = nil
-        store.applyIndexConfiguration(configuration)
+        apply(configuration)
     }
 
     func relocate(_ move: Relocation, kind: EventKind, key: UnsafeRawBufferPointer, context: inout RelocationContext) throws {
         if let current = view.configurationRecord, current.reference == .log(move.from) {
             view.configurationRecord = (.log(move.to), current.sequence)
         }
+    }
+
+    /// Installs a configuration: indexes still listed keep their entries, others go, new ones wait for their
+    /// backfill over the documents of their collection group.
+    func apply(_ configuration: IndexConfigurationEvent) {
+        view.autoCreationEnabled = configuration.autoCreationEnabled
+        view.replaceIndexes(configuration.indexes) { group in
+            (documents.view.groups[group] ?? []).compactMap { collection in
+                documents.view.collections[collection].map { (collection, Array($0.keys)) }
+            }
+        }
+    }
+
+    /// Keeps the field indexes exact after remote documents changed (new versions, tombstones).
+    func update(_ changed: [Document]) {
+        guard !view.indexes.isEmpty else { return }
+        for document in changed { view.update(document) }
+    }
+
+    /// Keeps the field indexes exact after documents left the cache.
+    func remove(_ keys: [DocumentKey]) {
+        guard !view.indexes.isEmpty else { return }
+        for key in keys { view.remove(key) }
     }
 
     static func describe(

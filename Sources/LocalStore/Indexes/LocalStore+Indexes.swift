@@ -104,29 +104,7 @@ extension LocalStore {
         try commit([event.encoded]) { written in
             if let previous = fieldIndexView.configurationRecord { events.retire(previous.reference) }
             fieldIndexView.configurationRecord = written[0]
-            applyIndexConfiguration(event)
+            indexManager.apply(event)
         }
-    }
-
-    func applyIndexConfiguration(_ configuration: IndexConfigurationEvent) {
-        fieldIndexView.autoCreationEnabled = configuration.autoCreationEnabled
-        fieldIndexView.replaceIndexes(configuration.indexes) { group in
-            (remoteDocuments.groups[group] ?? []).compactMap { collection in
-                remoteDocuments.collections[collection].map { (collection, Array($0.keys)) }
-            }
-        }
-    }
-
-
-    /// Keeps the field indexes exact after remote documents changed (new versions, tombstones).
-    func updateFieldIndexes(_ documents: [Document]) {
-        guard !fieldIndexView.indexes.isEmpty else { return }
-        for document in documents { fieldIndexView.update(document) }
-    }
-
-    /// Keeps the field indexes exact after documents left the cache.
-    func removeFromFieldIndexes(_ keys: [DocumentKey]) {
-        guard !fieldIndexView.indexes.isEmpty else { return }
-        for key in keys { fieldIndexView.remove(key) }
     }
 }

@@ -37,7 +37,7 @@ extension LocalStore {
             if case .log(let location) = reference { compactionCoordinator.removals.track(location) }
             collector.noteEvicted(key)
         }
-        removeFromFieldIndexes(keys)
+        indexManager.remove(keys)
     }
 
     /// Puts written remote-document events into the view, retiring the events they replace.
@@ -49,7 +49,7 @@ extension LocalStore {
             if let previous = remoteDocuments.set(entry, for: document.key) { events.retire(previous.reference) }
         }
         collector.noteDocumentsWritten(documents.map(\.key), sequences: written.map(\.sequence))
-        updateFieldIndexes(documents)
+        indexManager.update(documents)
     }
 
     /// Drops documents from the cache (garbage collection, or a removed target's orphans). A document with a

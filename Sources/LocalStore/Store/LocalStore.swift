@@ -21,7 +21,7 @@ package final class LocalStore {
     let documentCache = RemoteDocumentCache()
     let mutationQueueComponent = MutationQueue()
     let targetCache = TargetCache()
-    let indexManager = IndexManager()
+    let indexManager: IndexManager
     /// Removal records and the compaction in progress (Compaction/).
     let compactionCoordinator: CompactionCoordinator
     /// The owner of each event kind, for replay and compaction.
@@ -41,6 +41,7 @@ package final class LocalStore {
     init(events: any EventStore, memoryGarbageCollector: MemoryGarbageCollector? = nil) {
         self.events = events
         self.memoryGarbageCollector = memoryGarbageCollector
+        indexManager = IndexManager(documents: documentCache)
         collector = LruGarbageCollector(
             documents: documentCache, targets: targetCache,
             referenceDelegate: memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate())
