@@ -144,8 +144,8 @@ struct FuzzRun {
                     data.resumeToken = [1]
                     try store.updateTarget(data, added: [key("users/u0")], removed: [key("users/u1")])
                     _ = try store.applyRemoteEvent(RemoteEvent(
-                        snapshotVersion: time(91), targetChanges: [data.targetID: RemoteEvent.TargetChange(resumeToken: [2], removed: [key("users/u0")])],
-                        documentUpdates: [found("users/u5", version: 91, ["age": .integer(1)])]))
+                        snapshotVersion: time(91), targetChanges: [data.targetID: TargetChange(resumeToken: [2], removed: [key("users/u0")])],
+                        documentUpdates: byKey([found("users/u5", version: 91, ["age": .integer(1)])])))
                     try store.releaseTarget(data.targetID, keepPersisted: data.targetID % 4 == 0)
                 }
             }

@@ -95,8 +95,8 @@ enum FuzzCorpus {
         try store.removeTarget(targets[3].targetID)
         _ = try store.applyRemoteEvent(RemoteEvent(
             snapshotVersion: time(40),
-            targetChanges: [targets[1].targetID: RemoteEvent.TargetChange(resumeToken: [1, 2, 3], added: [key("rooms/r1")])],
-            documentUpdates: [found("rooms/r1", version: 40, ["title": .string("Room 2"), "size": .integer(4)])]))
+            targetChanges: [targets[1].targetID: TargetChange(resumeToken: [1, 2, 3], added: [key("rooms/r1")])],
+            documentUpdates: byKey([found("rooms/r1", version: 40, ["title": .string("Room 2"), "size": .integer(4)])])))
         try store.setLastRemoteSnapshotVersion(time(41))
         try store.setWriteStreamToken([9, 9], forUser: "ada")
         try store.setSessionToken([7])

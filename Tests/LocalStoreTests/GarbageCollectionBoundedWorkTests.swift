@@ -10,7 +10,7 @@ func addToTarget(_ store: LocalStore, _ query: Query, _ paths: [String], at seco
     let documents = paths.map { found($0, version: seconds, ["f": .string("member")]) }
     try store.applyRemoteEvent(RemoteEvent(
         snapshotVersion: time(seconds), targetChanges: [target: .init(resumeToken: [1], added: Set(paths.map(key)))],
-        documentUpdates: documents))
+        documentUpdates: byKey(documents)))
 }
 
 @Suite("Garbage collection: bounded work and LRU order")

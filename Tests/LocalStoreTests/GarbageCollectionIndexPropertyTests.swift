@@ -19,11 +19,11 @@ struct GarbageCollectionIndexPropertyTests: MutationQueueTesting {
         let orphans = Set(Self.paths.map(key).filter {
             store.remoteDocuments.entry(for: $0) != nil && store.targetIDs(containing: $0).isEmpty && !referenced.contains($0)
         })
-        var queue = store.garbage.orphans
+        var queue = store.collector.index.orphans
         let queued = Set(queue.lowest(Int.max).entries.map(\.element))
         #expect(queued.isSubset(of: orphans), "only orphans are queued: \(context)")
         #expect(orphans.subtracting(pending).isSubset(of: queued), "every unpinned orphan is queued: \(context)")
-        var targetQueue = store.garbage.inactiveTargets
+        var targetQueue = store.collector.index.inactiveTargets
         let inactive = Set(store.targets.saved.keys).subtracting(store.activeTargetIDs)
         #expect(Set(targetQueue.lowest(Int.max).entries.map(\.element)) == inactive, "inactive targets: \(context)")
     }
@@ -47,12 +47,12 @@ struct GarbageCollectionIndexPropertyTests: MutationQueueTesting {
                 case 2, 3:
                     action = "target change \(query.target.canonicalID)"
                     let targetID = try store.allocateTarget(query).targetID
-                    let change = RemoteEvent.TargetChange(
+                    let change = TargetChange(
                         resumeToken: [UInt8(step % 256)], added: random.below(2) == 0 ? [key(path)] : [],
                         removed: random.below(2) == 0 ? [key(Self.paths[random.below(Self.paths.count)])] : [])
                     try store.applyRemoteEvent(RemoteEvent(
                         snapshotVersion: time(version), targetChanges: [targetID: change],
-                        documentUpdates: [found(path, version: version, ["size": .integer(2)])]))
+                        documentUpdates: byKey([found(path, version: version, ["size": .integer(2)])])))
                 case 4:
                     action = "view \(path)"
                     if let id = store.activeTargetIDs.sorted().first {

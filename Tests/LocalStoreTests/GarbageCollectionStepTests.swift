@@ -30,7 +30,7 @@ struct GarbageCollectionStepTests {
             try store.applyRemoteEvent(RemoteEvent(
                 snapshotVersion: time(Int64(2 + batch)),
                 targetChanges: [rooms: .init(resumeToken: [UInt8(batch)], added: Set(members.map(\.key)))],
-                documentUpdates: members))
+                documentUpdates: byKey(members)))
         }
         try store.close()
         return fs
@@ -81,7 +81,7 @@ struct GarbageCollectionStepTests {
             let written = Self.outputGrowth(fs, from: before, excluding: active)
             // Two steps of `step` input bytes, each finishing the frame it is in, and a sealed output's footer.
             #expect(written <= 2 * step + 4096, "round \(rounds) wrote \(written) compaction bytes: \(result)")
-            if store.garbage.compaction != nil {
+            if store.compactionCoordinator.inProgress != nil {
                 spanned += 1
                 if crashImages.count < 2 { crashImages.append(fs.crashImage(.dropUnsyncedData, seed: UInt64(rounds))) }
             }

@@ -53,7 +53,7 @@ struct IndexAutoCreationTests: IndexTesting {
 
         let enabled = try store(150, autoCreation: true)
         // The fewest matches for which 150 reads are not more than k per match: no index; one match fewer: index.
-        let atThreshold = Int((150 / LocalStore.relativeIndexReadCostPerDocument).rounded(.up))
+        let atThreshold = Int((150 / QueryEngine.relativeIndexReadCostPerDocument).rounded(.up))
         let unselective = try collection.filtered(by: filter("a", .greaterThanOrEqual, .integer(Int64(150 - atThreshold))))
         _ = try enabled.executeQuery(unselective, usePreviousResults: false)
         #expect(enabled.fieldIndexes.isEmpty && enabled.lastQueryReport?.matches == atThreshold)

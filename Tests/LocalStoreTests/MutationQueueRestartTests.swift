@@ -122,7 +122,7 @@ struct MutationQueueRestartTests: MutationQueueTesting {
             }
         }
         #expect(fixture.store.pendingBatchIDs == [1, 40])
-        let log = try #require((fixture.store.events as? LogEventStore)?.log)
+        let log = try #require(fixture.store.events.log)
         try log.scan { record in
             guard let kind = EventKind(rawValue: record.kind), kind == .mutationBatchAdded || kind == .mutationBatchRemoved else { return }
             let batchID = try MutationBatchEvent.batchID(from: record.key)

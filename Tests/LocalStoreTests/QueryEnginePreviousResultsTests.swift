@@ -47,7 +47,7 @@ struct QueryEnginePreviousResultsTests: IndexTesting {
                     version += 1
                     let numbers = (0..<Int.random(in: 1...5, using: &rng)).map { _ in Int.random(in: 0..<universe, using: &rng) }
                     let documents = numbers.map { randomRemoteDocument($0, version: version, tombstones: true, &rng) }
-                    try store.applyRemoteEvent(RemoteEvent(snapshotVersion: time(version), documentUpdates: documents))
+                    try store.applyRemoteEvent(RemoteEvent(snapshotVersion: time(version), documentUpdates: byKey(documents)))
                     history.append("remote \(numbers) at \(version)")
                 case 2:
                     let number = Int.random(in: 0..<universe, using: &rng)
@@ -96,9 +96,9 @@ struct QueryEnginePreviousResultsTests: IndexTesting {
         data.snapshotVersion = time(1)
         data.lastLimboFreeSnapshotVersion = time(1)
         try store.updateTarget(data, added: matching, removed: [])
-        try store.applyRemoteEvent(RemoteEvent(snapshotVersion: time(2), documentUpdates: [
+        try store.applyRemoteEvent(RemoteEvent(snapshotVersion: time(2), documentUpdates: byKey([
             found("c/d3", version: 2, ["a": .integer(4)]), found("c/d4", version: 2, ["a": .integer(5)]),
-        ]))
+        ])))
 
         let result = try store.executeQuery(query, usePreviousResults: true)
         let report = try #require(store.lastQueryReport)
@@ -125,7 +125,7 @@ struct QueryEnginePreviousResultsTests: IndexTesting {
         #expect(store.lastQueryReport?.path == .previousResults)
 
         // The edge document moves beyond the limit: d2 takes its place, which only a scan can find.
-        try store.applyRemoteEvent(RemoteEvent(snapshotVersion: time(2), documentUpdates: [found("c/d1", version: 2, ["a": .integer(9)])]))
+        try store.applyRemoteEvent(RemoteEvent(snapshotVersion: time(2), documentUpdates: byKey([found("c/d1", version: 2, ["a": .integer(9)])])))
         #expect(try store.executeQuery(query, usePreviousResults: true).documents.map(\.key) == [key("c/d0"), key("c/d2")])
         #expect(store.lastQueryReport?.path == .scan)
     }

@@ -211,3 +211,8 @@ struct UserSwitchTests: MutationQueueTesting {
         #expect(back[key("rooms/b")]! == nil, "ada's new document is not in the anonymous user's view")
     }
 }
+
+/// Documents as a remote event holds them: by key.
+func byKey(_ documents: [Document]) -> [DocumentKey: Document] {
+    Dictionary(documents.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+}

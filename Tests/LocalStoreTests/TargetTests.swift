@@ -15,7 +15,7 @@ func roomsQuery(sizeAbove size: Int64? = nil) -> Query {
 func keySet(_ paths: String...) -> Set<DocumentKey> { Set(paths.map(key)) }
 
 /// The log under a persistent store, for its statistics.
-func segmentLog(of store: LocalStore) -> SegmentLog { (store.events as! LogEventStore).log }
+func segmentLog(of store: LocalStore) -> SegmentLog { store.events.log! }
 
 extension LocalStore {
     /// Moves an active target to a new resume token and snapshot version and applies a membership change.

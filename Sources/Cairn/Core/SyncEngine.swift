@@ -198,24 +198,12 @@ final class SyncEngine: QueryEventSource, RemoteSyncer {
 
     /// Applies a remote event to the cache; returns the new local views of the documents it changed.
     private func applyToCache(_ event: RemoteEvent) throws -> [DocumentKey: Document?] {
-        var storeEvent = event.localStoreEvent
+        var storeEvent = event
         // A synthesized event (a rejected limbo listen) has no version: it must not move the snapshot back.
         if storeEvent.snapshotVersion == TargetData.noSnapshotVersion {
             storeEvent.snapshotVersion = localStore.lastRemoteSnapshotVersion
         }
-        for targetID in event.targetMismatches.keys.sorted() {
-            try localStore.clearResumeToken(targetID: targetID)
-        }
-        let keys = try localStore.applyRemoteEvent(storeEvent)
-        // A synthesized deletion (version 0) changes the views even when the cache did not hold the document.
-        let synthesized = event.documentUpdates.values.filter {
-            $0.state == .noDocument && $0.version == TargetData.noSnapshotVersion
-        }
-        var changed: [DocumentKey: Document?] = [:]
-        for key in Set(keys).union(synthesized.map(\.key)) {
-            changed.updateValue(try localStore.localDocument(key), forKey: key)
-        }
-        return changed
+        return try localStore.applyRemoteEvent(storeEvent)
     }
 
     /// Releases a target in the cache.

@@ -14,24 +14,24 @@ extension LocalStore {
     /// try store.collectGarbage(threshold: 0)          // key stays
     /// store.notifyLocalViewChanges(targetID: 2, added: [], removed: [key])
     /// ```
-    public func notifyLocalViewChanges(targetID: Int32, added: Set<DocumentKey>, removed: Set<DocumentKey>) {
+    package func notifyLocalViewChanges(targetID: Int32, added: Set<DocumentKey>, removed: Set<DocumentKey>) {
         guard (try? checkOpen()) != nil else { return }
         if targets.active[targetID] != nil {
-            noteDocumentsPinned(garbage.addViewReferences(added, target: targetID))
+            collector.noteDocumentsPinned(collector.viewReferences.add(added, target: targetID))
         }
-        noteReleased(garbage.removeViewReferences(removed, target: targetID), sequence: events.nextSequence)
+        collector.noteReleased(collector.viewReferences.remove(removed, target: targetID), sequence: events.nextSequence)
         // A memory cache's eviction is an in-memory append, which cannot fail once the cache is open.
         try? collectEagerly()
     }
 
     /// The documents the target's local view shows, as last notified.
     package func localViewReferences(of targetID: Int32) -> Set<DocumentKey> {
-        garbage.viewReferences[targetID] ?? []
+        collector.viewReferences.byTarget[targetID] ?? []
     }
 
     /// Drops a released target's local-view references; its documents that no view shows any more may become
     /// orphans now.
     func dropLocalViewReferences(of targetID: Int32) {
-        noteReleased(garbage.removeAllViewReferences(of: targetID), sequence: events.nextSequence)
+        collector.noteReleased(collector.viewReferences.removeAll(of: targetID), sequence: events.nextSequence)
     }
 }

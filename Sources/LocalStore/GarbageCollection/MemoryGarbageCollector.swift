@@ -7,7 +7,7 @@ import CairnModel
 /// let lru = LocalStore.inMemory(garbageCollector: .lru(thresholdBytes: 10 << 20))
 /// try lru.collectGarbage(threshold: 10 << 20)                                // the core calls this periodically
 /// ```
-public enum MemoryGarbageCollector: Sendable, Equatable {
+package enum MemoryGarbageCollector: Sendable, Equatable {
     /// A document leaves the cache as soon as nothing references it: when a target is released (the target is
     /// removed with it), when a batch is acknowledged or rejected, and when a local view stops showing it, every
     /// document concerned that is in no target, under no pending write of any user and in no local view is
@@ -28,36 +28,24 @@ extension LocalStore {
     /// let store = LocalStore.inMemory()
     /// let sized = LocalStore.inMemory(garbageCollector: .lru(thresholdBytes: 100 << 20))
     /// ```
-    public static func inMemory(garbageCollector: MemoryGarbageCollector = .eager) -> LocalStore {
-        let store = LocalStore(events: MemoryEventStore())
-        store.memoryGarbageCollector = garbageCollector
-        return store
+    package static func inMemory(garbageCollector: MemoryGarbageCollector = .eager) -> LocalStore {
+        LocalStore(events: MemoryEventStore(), memoryGarbageCollector: garbageCollector)
     }
 
     /// The estimated size of a memory cache: for every live event (document states, targets and their
     /// membership, pending batches, globals), its encoded key and value plus
     /// ``MemoryEventStore/entryOverhead`` bytes for the entry that holds it. `nil` for a persistent cache,
     /// whose size is its segment files.
-    public var estimatedMemoryBytes: Int64? { (events as? MemoryEventStore)?.estimatedBytes }
+    package var estimatedMemoryBytes: Int64? { events.estimatedMemoryBytes }
 
-    /// Removes, in eager memory mode, the documents of ``GarbageCollectionIndex/eagerCandidates`` that nothing
+    /// Removes, in eager memory mode, the documents the ``ReferenceDelegate`` names that nothing
     /// references any more (Firebase's `MemoryEagerReferenceDelegate` at commit): each operation that may drop
     /// a last reference calls this once its own changes are applied.
     func collectEagerly() throws {
-        guard memoryGarbageCollector == .eager, !garbage.eagerCandidates.isEmpty else { return }
-        let candidates = garbage.eagerCandidates
-        garbage.eagerCandidates = []
+        let candidates = collector.referenceDelegate.takeCandidates()
+        guard !candidates.isEmpty else { return }
         let pinned = try keysUnderPendingWrites()
-        let unreferenced = candidates.filter { isOrphan($0) && !pinned.contains($0) }
+        let unreferenced = candidates.filter { collector.isOrphan($0) && !pinned.contains($0) }
         try evictDocuments(unreferenced.sorted())
-    }
-
-    /// The documents that a pending batch of any user writes (decoding batches not decoded yet).
-    func keysUnderPendingWrites() throws -> Set<DocumentKey> {
-        var keys = Set<DocumentKey>()
-        for user in mutationQueue.usersWithPendingBatches {
-            for batch in try pendingBatches(of: user) { keys.formUnion(batch.keys) }
-        }
-        return keys
     }
 }

@@ -172,17 +172,17 @@ struct FieldIndexView {
 ///     print(status.index, "\(status.documentsBackfilled)/\(status.documentsBackfilled + status.documentsToBackfill)")
 /// }
 /// ```
-public struct FieldIndexStatus: Sendable, Hashable {
-    public var index: FieldIndex
+package struct FieldIndexStatus: Sendable, Hashable {
+    package var index: FieldIndex
     /// Entries in the index (one per document, or one per distinct array element with a contains segment).
-    public var entryCount: Int
+    package var entryCount: Int
     /// Documents of the collection group not indexed yet; the index serves queries once this is 0.
-    public var documentsToBackfill: Int
+    package var documentsToBackfill: Int
     /// Documents the backfill has indexed since the index was added or the cache opened.
-    public var documentsBackfilled: Int
+    package var documentsBackfilled: Int
 
     /// True when the backfill is done and queries use the index.
-    public var isReady: Bool { documentsToBackfill == 0 }
+    package var isReady: Bool { documentsToBackfill == 0 }
 }
 
 extension FieldIndexView {

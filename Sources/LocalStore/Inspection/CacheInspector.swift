@@ -17,13 +17,13 @@ import SegmentLog
 /// let report = try inspector.report(threshold: 100 << 20)
 /// print(report.documents.found, report.outbox.pendingBatches, report.lru.bytesOnDisk)
 /// ```
-public final class CacheInspector {
-    public let directory: String
+package final class CacheInspector {
+    package let directory: String
     let log: SegmentLog
     /// The replayed cache, nil when replay failed (see ``replayProblem``).
     let store: LocalStore?
     /// Why replaying the cache failed, nil when it succeeded.
-    public let replayProblem: String?
+    package let replayProblem: String?
     /// The frame-level inspection, made once on first use (``logInspection()``).
     private var inspectionCache: LogInspection?
     /// The index report, made once on first use (``indexReport()`` backfills the in-memory indexes).
@@ -41,7 +41,7 @@ public final class CacheInspector {
     /// - Throws: ``InspectionError`` `.locked` when an app holds the directory, `.notACache` when it holds no
     ///   cache, `.corruption` when the manifest or a segment header is damaged (also a MANIFEST that is missing
     ///   or overwritten while segment files hold frames), `.newerFormat`, `.io`.
-    public static func open(at directory: String) throws -> CacheInspector {
+    package static func open(at directory: String) throws -> CacheInspector {
         do {
             let store = try LocalStore.openReadOnly(at: directory)
             return CacheInspector(directory: directory, log: store.persistentLog!, store: store, replayProblem: nil)
@@ -75,7 +75,7 @@ public final class CacheInspector {
     }
 
     /// Releases the files. The inspector must not be used afterwards.
-    public func close() {
+    package func close() {
         if let store { try? store.close() } else { try? log.close() }
     }
 
@@ -83,7 +83,7 @@ public final class CacheInspector {
     /// damaged copy is and what was kept; nil when the cache was never recovered.
     ///
     /// - Throws: ``InspectionError`` `.corruption` when the record exists but cannot be read.
-    public func recovery() throws -> CacheRecoveryRecord? {
+    package func recovery() throws -> CacheRecoveryRecord? {
         do {
             return try CacheRecoveryRecord.read(in: directory)
         } catch {
@@ -124,7 +124,7 @@ public final class CacheInspector {
     ///
     /// - Throws: ``InspectionError`` `.invalidArgument` for a segment that does not exist, `.corruption` at the
     ///   first damaged frame (the records before it have been delivered).
-    public func forEachRecord(matching filter: RecordFilter = RecordFilter(), _ body: (DecodedRecord) throws -> Void) throws {
+    package func forEachRecord(matching filter: RecordFilter = RecordFilter(), _ body: (DecodedRecord) throws -> Void) throws {
         do {
             try log.scan(matching: filter) { view in
                 try body(DecodedRecord.decode(view, isRetired: store == nil ? nil : log.isRetired(view.location)))
@@ -137,7 +137,7 @@ public final class CacheInspector {
     }
 
     /// The pending batches of every user, in batch order, with their writes.
-    public func outbox() throws -> [OutboxBatch] {
+    package func outbox() throws -> [OutboxBatch] {
         let store = try replayed()
         var batches: [OutboxBatch] = []
         for user in store.mutationQueue.usersWithPendingBatches {
@@ -165,15 +165,15 @@ public final class CacheInspector {
 }
 
 /// A pending batch of the outbox (``CacheInspector/outbox()``).
-public struct OutboxBatch: Sendable {
-    public var batchID: Int
+package struct OutboxBatch: Sendable {
+    package var batchID: Int
     /// The user who wrote it; empty for the unauthenticated user.
-    public var user: String
-    public var localWriteTime: Timestamp
+    package var user: String
+    package var localWriteTime: Timestamp
     /// The writes, as `dump` shows them (`{"op":"set","key":...}`).
-    public var writes: [InspectionJSON]
+    package var writes: [InspectionJSON]
     /// The base writes pinning increments to the value they started from.
-    public var baseWrites: [InspectionJSON]
+    package var baseWrites: [InspectionJSON]
     /// Where its `mutationBatchAdded` record is.
-    public var location: RecordLocation?
+    package var location: RecordLocation?
 }

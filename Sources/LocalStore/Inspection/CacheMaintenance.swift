@@ -11,10 +11,10 @@ import SegmentLog
 /// let result = try CacheMaintenance.collectGarbage(at: path, threshold: 1 << 20, dryRun: true) { print($0) }
 /// print(result.evictedDocuments)   // exactly what a real run evicts
 /// ```
-public enum CacheMaintenance {
+package enum CacheMaintenance {
     /// Compacts every sealed segment whose dead share of record bytes is at least `minimumDeadRatio`, calling
     /// `progress` after each step.
-    public static func compact(
+    package static func compact(
         at directory: String, minimumDeadRatio: Double, progress: (String) -> Void
     ) throws -> CompactionResult {
         try checkIsCache(directory)
@@ -35,7 +35,7 @@ public enum CacheMaintenance {
     /// Brings the cache under `threshold` bytes on disk by LRU garbage collection
     /// (``LocalStore/collectGarbage(threshold:maxRounds:)``). With `dryRun`, works on a temporary copy of the
     /// directory and leaves the cache itself untouched: the lists are what a real run would remove.
-    public static func collectGarbage(
+    package static func collectGarbage(
         at directory: String, threshold: Int64, dryRun: Bool, progress: (String) -> Void
     ) throws -> GarbageCollectionReport {
         try checkIsCache(directory)
@@ -95,11 +95,11 @@ public enum CacheMaintenance {
 }
 
 /// The size of a cache at one moment (before or after maintenance).
-public struct CacheSize: Sendable, Equatable, Codable {
-    public var segments: Int
-    public var bytesOnDisk: UInt64
-    public var records: UInt64
-    public var deadRecordBytes: UInt64
+package struct CacheSize: Sendable, Equatable, Codable {
+    package var segments: Int
+    package var bytesOnDisk: UInt64
+    package var records: UInt64
+    package var deadRecordBytes: UInt64
 
     init(_ log: SegmentLog) {
         let statistics = log.statistics
@@ -111,29 +111,29 @@ public struct CacheSize: Sendable, Equatable, Codable {
 }
 
 /// What ``CacheMaintenance/compact(at:minimumDeadRatio:progress:)`` did.
-public struct CompactionResult: Sendable, Equatable {
-    public var before: CacheSize
-    public var after: CacheSize
+package struct CompactionResult: Sendable, Equatable {
+    package var before: CacheSize
+    package var after: CacheSize
     /// Compactions run (0: nothing was dirty enough).
-    public var steps: Int
+    package var steps: Int
 }
 
 /// What ``CacheMaintenance/collectGarbage(at:threshold:dryRun:progress:)`` removed (or, in a dry run, would).
-public struct GarbageCollectionReport: Sendable, Equatable {
-    public var before: CacheSize
-    public var after: CacheSize
-    public var rounds: Int
+package struct GarbageCollectionReport: Sendable, Equatable {
+    package var before: CacheSize
+    package var after: CacheSize
+    package var rounds: Int
     /// Target ids removed, ascending.
-    public var removedTargets: [Int32]
+    package var removedTargets: [Int32]
     /// Document paths evicted, ascending.
-    public var evictedDocuments: [String]
-    public var isDryRun: Bool
+    package var evictedDocuments: [String]
+    package var isDryRun: Bool
 }
 
 extension CacheInspector {
     /// The sealed segments compaction would rewrite, dirtiest first (as ``LocalStore/compact(minimumDeadRatio:stepBudget:)``
     /// picks them).
-    public func compactionCandidates(minimumDeadRatio: Double) throws -> [SegmentReport] {
+    package func compactionCandidates(minimumDeadRatio: Double) throws -> [SegmentReport] {
         _ = try replayed()
         let reports = Dictionary(uniqueKeysWithValues: try segmentReports().map { ($0.id, $0) })
         return log.compactionCandidates(minimumDeadRatio: minimumDeadRatio).compactMap { reports[$0] }

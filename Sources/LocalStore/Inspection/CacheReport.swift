@@ -9,84 +9,84 @@ import SegmentLog
 /// let report = try inspector.report(threshold: 100 << 20)
 /// print(report.formatVersion, report.statistics.bytesOnDisk, report.outbox.oldest?.batchID ?? 0)
 /// ```
-public struct CacheReport: Sendable {
+package struct CacheReport: Sendable {
     /// The MANIFEST's format version.
-    public var formatVersion: UInt32
+    package var formatVersion: UInt32
     /// Segments, collections, threshold.
-    public var statistics: CacheStatistics
+    package var statistics: CacheStatistics
     /// Records per event kind, ascending by kind.
-    public var kinds: [KindReport]
-    public var foundDocuments: Int
-    public var missingDocuments: Int
-    public var unknownDocuments: Int
-    public var outbox: OutboxSummary
+    package var kinds: [KindReport]
+    package var foundDocuments: Int
+    package var missingDocuments: Int
+    package var unknownDocuments: Int
+    package var outbox: OutboxSummary
     /// Saved targets, by id.
-    public var targets: [TargetReport]
-    public var globals: GlobalsReport
+    package var targets: [TargetReport]
+    package var globals: GlobalsReport
     /// The field indexes, the auto-creation switch and the backfill work (``CacheInspector/indexReport()``).
-    public var indexes: IndexReport
+    package var indexes: IndexReport
     /// What LRU garbage collection could remove now: targets (all inactive offline) and orphaned documents
     /// (in no target, under no pending write).
-    public var collectableTargets: Int
-    public var orphanedDocuments: Int
+    package var collectableTargets: Int
+    package var orphanedDocuments: Int
     /// A torn or unfinished write at the end of the active segment, which the next writer cuts; nil when none.
-    public var unfinishedTail: String?
+    package var unfinishedTail: String?
     /// Damage in the active segment followed by durable commits (corruption, not a torn write; FORMAT.md §8.3),
     /// one description per damaged range; empty when none. A writer refuses to open such a log.
-    public var activeSegmentDamage: [String]
+    package var activeSegmentDamage: [String]
     /// The last automatic recovery from damage (``CacheInspector/recovery``); nil when there was none.
-    public var recovery: CacheRecoveryRecord?
+    package var recovery: CacheRecoveryRecord?
 }
 
 /// The records of one event kind.
-public struct KindReport: Sendable, Equatable, Codable {
-    public var kind: UInt8
+package struct KindReport: Sendable, Equatable, Codable {
+    package var kind: UInt8
     /// The event's name, or `unknown`.
-    public var event: String
-    public var records: Int
-    public var recordBytes: UInt64
+    package var event: String
+    package var records: Int
+    package var recordBytes: UInt64
     /// Records that replay did not supersede.
-    public var liveRecords: Int
-    public var liveRecordBytes: UInt64
+    package var liveRecords: Int
+    package var liveRecordBytes: UInt64
 }
 
 /// The outbox at a glance.
-public struct OutboxSummary: Sendable {
-    public var pendingBatches: Int
-    public var writes: Int
+package struct OutboxSummary: Sendable {
+    package var pendingBatches: Int
+    package var writes: Int
     /// Pending batches per user (the empty string is the unauthenticated user), by user.
-    public var batchesPerUser: [String: Int]
+    package var batchesPerUser: [String: Int]
     /// The oldest pending batch, the next the write pipeline sends.
-    public var oldest: OutboxBatch?
+    package var oldest: OutboxBatch?
 }
 
 /// A saved target.
-public struct TargetReport: Sendable, Equatable, Codable {
-    public var targetID: Int32
+package struct TargetReport: Sendable, Equatable, Codable {
+    package var targetID: Int32
     /// The canonical id of its query.
-    public var query: String
-    public var purpose: String
+    package var query: String
+    package var purpose: String
     /// Its LRU sequence number (the LSN of its latest save).
-    public var sequence: UInt64
-    public var snapshotVersion: String
-    public var resumeTokenBytes: Int
+    package var sequence: UInt64
+    package var snapshotVersion: String
+    package var resumeTokenBytes: Int
     /// Documents in its result set.
-    public var documents: Int
+    package var documents: Int
 }
 
 /// The cache-wide globals.
-public struct GlobalsReport: Sendable, Equatable, Codable {
-    public var lastRemoteSnapshotVersion: String
-    public var highestTargetID: Int32
-    public var sessionTokenBytes: Int
+package struct GlobalsReport: Sendable, Equatable, Codable {
+    package var lastRemoteSnapshotVersion: String
+    package var highestTargetID: Int32
+    package var sessionTokenBytes: Int
     /// Users with a saved write-stream token.
-    public var writeStreamUsers: [String]
+    package var writeStreamUsers: [String]
 }
 
 extension CacheInspector {
     /// The whole report. `threshold` is the app's cache-size threshold (the cache does not store it; Firebase's
     /// default is 100 MB).
-    public func report(threshold: Int64) throws -> CacheReport {
+    package func report(threshold: Int64) throws -> CacheReport {
         let store = try replayed()
         var kinds: [UInt8: KindReport] = [:]
         do {

@@ -15,15 +15,15 @@ import SegmentLog
 /// let result = try CacheSalvage.salvage(from: "/var/lib/app/cache", to: "/tmp/cache-salvaged")
 /// print(result.report.recordsKept, result.report.damage.count, result.replayProblem ?? "opens")
 /// ```
-public enum CacheSalvage {
+package enum CacheSalvage {
     /// What a salvage kept and lost, and whether the salvaged copy opens as a cache.
-    public struct Result: Sendable {
-        public var source: String
-        public var output: String
+    package struct Result: Sendable {
+        package var source: String
+        package var output: String
         /// SegmentLog's report: records and frames kept, damaged ranges, frames of unfinished batches.
-        public var report: SalvageReport
+        package var report: SalvageReport
         /// Why the salvaged cache still cannot be replayed (an event that cannot be decoded), nil when it opens.
-        public var replayProblem: String?
+        package var replayProblem: String?
     }
 
     /// Salvages the log of `source` into the new directory `output`; `source` is never modified.
@@ -31,7 +31,7 @@ public enum CacheSalvage {
     /// - Throws: ``InspectionError`` `.locked` when an app holds `source`, `.invalidArgument` when `output`
     ///   exists or lies inside `source`, `.notACache` when `source` holds no log, `.io` when copying fails.
     ///   On failure `output` is removed.
-    public static func salvage(from source: String, to output: String) throws -> Result {
+    package static func salvage(from source: String, to output: String) throws -> Result {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         guard files.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -11,69 +11,69 @@ import SegmentLog
 /// let statistics = try inspector.statistics(threshold: 100 << 20)
 /// for collection in statistics.collections { print(collection.path, collection.documents, collection.bytes) }
 /// ```
-public struct CacheStatistics: Sendable, Equatable, Codable {
+package struct CacheStatistics: Sendable, Equatable, Codable {
     /// The segments in log order; the last one is active.
-    public var segments: [SegmentReport]
+    package var segments: [SegmentReport]
     /// Collections holding documents, by path.
-    public var collections: [CollectionReport]
+    package var collections: [CollectionReport]
     /// The cache-size threshold the report compares with (``LocalStore/cacheSizeUnlimited`` for none).
-    public var thresholdBytes: Int64
+    package var thresholdBytes: Int64
     /// The sequence number the next event will get: a document's age is this minus its sequence number.
-    public var nextSequence: UInt64
+    package var nextSequence: UInt64
 
     /// Bytes of segment files on disk, what the threshold is measured against.
-    public var bytesOnDisk: UInt64 { segments.reduce(0) { $0 + $1.fileBytes } }
-    public var liveRecordBytes: UInt64 { segments.reduce(0) { $0 + $1.liveRecordBytes } }
-    public var deadRecordBytes: UInt64 { segments.reduce(0) { $0 + $1.deadRecordBytes } }
+    package var bytesOnDisk: UInt64 { segments.reduce(0) { $0 + $1.fileBytes } }
+    package var liveRecordBytes: UInt64 { segments.reduce(0) { $0 + $1.liveRecordBytes } }
+    package var deadRecordBytes: UInt64 { segments.reduce(0) { $0 + $1.deadRecordBytes } }
 }
 
 /// One segment: its file, frames, records and their live and dead bytes.
-public struct SegmentReport: Sendable, Equatable, Codable {
-    public var id: UInt32
-    public var isActive: Bool
+package struct SegmentReport: Sendable, Equatable, Codable {
+    package var id: UInt32
+    package var isActive: Bool
     /// Bytes of the file holding data (header and committed frames).
-    public var fileBytes: UInt64
-    public var frames: Int
+    package var fileBytes: UInt64
+    package var frames: Int
     /// Frames stored LZ4-compressed; the rest were incompressible.
-    public var compressedFrames: Int
-    public var records: UInt64
+    package var compressedFrames: Int
+    package var records: UInt64
     /// Encoded (uncompressed) bytes of the records.
-    public var recordBytes: UInt64
+    package var recordBytes: UInt64
     /// Record bytes the cache still needs; the rest was superseded.
-    public var liveRecordBytes: UInt64
-    public var firstSequence: UInt64?
-    public var lastSequence: UInt64?
+    package var liveRecordBytes: UInt64
+    package var firstSequence: UInt64?
+    package var lastSequence: UInt64?
 
-    public var deadRecordBytes: UInt64 { recordBytes - liveRecordBytes }
+    package var deadRecordBytes: UInt64 { recordBytes - liveRecordBytes }
     /// Share of record bytes that are dead (0 for an empty segment).
-    public var deadRatio: Double { recordBytes == 0 ? 0 : Double(deadRecordBytes) / Double(recordBytes) }
+    package var deadRatio: Double { recordBytes == 0 ? 0 : Double(deadRecordBytes) / Double(recordBytes) }
     /// Record bytes per file byte, headers included.
-    public var compressionRatio: Double { fileBytes == 0 ? 0 : Double(recordBytes) / Double(fileBytes) }
+    package var compressionRatio: Double { fileBytes == 0 ? 0 : Double(recordBytes) / Double(fileBytes) }
     /// File bytes in proportion to the live share of the records (what compaction would keep, roughly).
-    public var liveFileBytes: UInt64 { UInt64((Double(fileBytes) * (1 - deadRatio)).rounded()) }
+    package var liveFileBytes: UInt64 { UInt64((Double(fileBytes) * (1 - deadRatio)).rounded()) }
 }
 
 /// The cached documents of one collection.
-public struct CollectionReport: Sendable, Equatable, Codable {
+package struct CollectionReport: Sendable, Equatable, Codable {
     /// The collection path, such as `users` or `users/ada/posts`.
-    public var path: String
+    package var path: String
     /// Existing documents.
-    public var documents: Int
+    package var documents: Int
     /// Documents known not to exist (tombstones) or with unknown contents.
-    public var absentDocuments: Int
+    package var absentDocuments: Int
     /// Encoded bytes of the documents' latest events (header and body).
-    public var bytes: UInt64
+    package var bytes: UInt64
     /// The LRU sequence numbers (LSNs of their latest events) of the least and the most recently used document.
-    public var oldestSequence: UInt64
-    public var newestSequence: UInt64
+    package var oldestSequence: UInt64
+    package var newestSequence: UInt64
     /// The median sequence number.
-    public var medianSequence: UInt64
+    package var medianSequence: UInt64
 }
 
 extension CacheInspector {
     /// Per-segment and per-collection sizes. `threshold` is the cache-size threshold to compare with (the
     /// app's setting; the cache does not store it).
-    public func statistics(threshold: Int64) throws -> CacheStatistics {
+    package func statistics(threshold: Int64) throws -> CacheStatistics {
         let store = try replayed()
         return CacheStatistics(
             segments: try segmentReports(), collections: collectionReports(store), thresholdBytes: threshold,

@@ -8,40 +8,40 @@ import SegmentLog
 /// for damage in verification.damage { print(damage) }   // segment, offset, what the frame held
 /// exit(verification.isClean ? 0 : 1)
 /// ```
-public struct CacheVerification: Sendable {
-    public var segments = 0
-    public var frames = 0
-    public var records: UInt64 = 0
+package struct CacheVerification: Sendable {
+    package var segments = 0
+    package var frames = 0
+    package var records: UInt64 = 0
     /// Damaged frames, in log order.
-    public var damage: [FrameDamage] = []
+    package var damage: [FrameDamage] = []
     /// Broken invariants: records that do not decode, duplicate sequence numbers, a manifest that disagrees
     /// with its segments, a replay that fails.
-    public var problems: [String] = []
+    package var problems: [String] = []
     /// Findings that are not damage, such as an unfinished write at the end of the log (a crash cut it; the
     /// next writer removes it).
-    public var notes: [String] = []
+    package var notes: [String] = []
 
-    public var isClean: Bool { damage.isEmpty && problems.isEmpty }
+    package var isClean: Bool { damage.isEmpty && problems.isEmpty }
 }
 
 /// A damaged frame: where it is, what is wrong, and what it held.
-public struct FrameDamage: Sendable, Equatable, CustomStringConvertible {
-    public var segment: UInt32
+package struct FrameDamage: Sendable, Equatable, CustomStringConvertible {
+    package var segment: UInt32
     /// The segment file's name (`000003.seg`, ...).
-    public var file: String
+    package var file: String
     /// Where the damaged range starts in the file.
-    public var offset: UInt64
+    package var offset: UInt64
     /// Bytes up to the next intact frame or the end of the file.
-    public var length: UInt64
-    public var problem: String
+    package var length: UInt64
+    package var problem: String
     /// The records the frame held, when its header was readable.
-    public var recordsLost: Int?
+    package var recordsLost: Int?
     /// Their sequence numbers, when the header was readable.
-    public var sequences: ClosedRange<UInt64>?
+    package var sequences: ClosedRange<UInt64>?
     /// The last intact record before the damage in the same segment (`LSN 11 remoteDocumentChanged users/ada`).
-    public var recordBefore: String?
+    package var recordBefore: String?
 
-    public var description: String {
+    package var description: String {
         var text = "segment \(segment) (\(file)) offset \(offset), \(length) bytes: \(problem); "
         if let recordsLost {
             text += "the frame held \(recordsLost) record(s)"
@@ -56,7 +56,7 @@ public struct FrameDamage: Sendable, Equatable, CustomStringConvertible {
 
 extension CacheInspector {
     /// Reads every frame of every segment and checks the cache's invariants. Never changes a byte.
-    public func verify() throws -> CacheVerification {
+    package func verify() throws -> CacheVerification {
         var result = CacheVerification()
         let frames: VerificationReport
         do {

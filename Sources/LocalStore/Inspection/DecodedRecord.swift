@@ -13,26 +13,26 @@ import SegmentLog
 ///     print(record.lsn, record.event, record.key, record.body.render())
 /// }
 /// ```
-public struct DecodedRecord: Sendable {
-    public var lsn: UInt64
-    public var location: RecordLocation
+package struct DecodedRecord: Sendable {
+    package var lsn: UInt64
+    package var location: RecordLocation
     /// The SegmentLog record kind.
-    public var kind: UInt8
+    package var kind: UInt8
     /// The event's name (`remoteDocumentChanged`, ...) or `unknown`.
-    public var event: String
+    package var event: String
     /// The record key, readable: a document path, `batch 7`, `target 2`, `globals`, or hex.
-    public var key: String
+    package var key: String
     /// Whether the cache's replay superseded this record (compaction drops it); nil when replay failed.
-    public var isRetired: Bool?
+    package var isRetired: Bool?
     /// The event's contents; an empty object when there are none or they could not be decoded.
-    public var body: InspectionJSON
+    package var body: InspectionJSON
     /// Why the record could not be decoded, when it could not.
-    public var problem: String?
+    package var problem: String?
 
     /// The record as one JSON object, as `cairn dump --json` prints it: lsn, segment, frameOffset, index, size,
     /// kind, event, key, retired, value, and problem when there is one. Every number is written exactly, whatever
     /// the log holds.
-    public var json: InspectionJSON {
+    package var json: InspectionJSON {
         var members: [(String, InspectionJSON)] = [
             ("lsn", .unsigned(lsn)), ("segment", .unsigned(UInt64(location.segment))),
             ("frameOffset", .unsigned(UInt64(location.frameOffset))), ("index", .unsigned(UInt64(location.index))),
@@ -45,7 +45,7 @@ public struct DecodedRecord: Sendable {
     }
 
     /// The event names by record kind, as `dump --type` accepts them.
-    public static let eventNames: [UInt8: String] = Dictionary(
+    package static let eventNames: [UInt8: String] = Dictionary(
         uniqueKeysWithValues: EventKind.allCases.map { ($0.rawValue, "\($0)") })
 
     /// Decodes `view`. `isRetired` comes from the caller (the inspector's replay).
@@ -68,49 +68,14 @@ public struct DecodedRecord: Sendable {
     private static func decodeEvent(
         _ kind: EventKind, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
     ) throws -> (String, InspectionJSON) {
-        switch kind {
-        case .remoteDocumentChanged:
-            let documentKey = try RemoteDocumentEvent.documentKey(from: key)
-            let document = try RemoteDocumentEvent.decode(value, key: documentKey)
-            var members: [(String, InspectionJSON)] = [
-                ("state", .string("\(document.state)")),
-                ("version", .string(InspectionJSON.formatTimestamp(document.version))),
-                ("readTime", .string(InspectionJSON.formatTimestamp(document.readTime))),
-            ]
-            if document.hasCommittedMutations { members.append(("hasCommittedMutations", .bool(true))) }
-            if document.state == .found { members.append(("fields", InspectionJSON.fields(document.data))) }
-            return (documentKey.description, .object(members))
-        case .documentEvicted:
-            let documentKey = try RemoteDocumentEvent.documentKey(from: key)
-            guard value.isEmpty else { throw LocalStoreError.dataLoss("an eviction holds \(value.count) bytes instead of none") }
-            return (documentKey.description, .object([]))
-        case .mutationBatchAdded:
-            let batchID = try MutationBatchEvent.batchID(from: key)
-            let (user, batch) = try MutationBatchEvent.decodeAdded(value, batchID: batchID)
-            return ("batch \(batchID)", batchJSON(batch, user: user))
-        case .mutationBatchRemoved:
-            let batchID = try MutationBatchEvent.batchID(from: key)
-            switch try MutationBatchEvent.decodeRemoved(value, batchID: batchID) {
-            case .acknowledged(let commitVersion):
-                return ("batch \(batchID)", .object([
-                    ("reason", .string("acknowledged")),
-                    ("commitVersion", .string(InspectionJSON.formatTimestamp(commitVersion))),
-                ]))
-            case .rejected:
-                return ("batch \(batchID)", .object([("reason", .string("rejected"))]))
-            }
-        case .targetSaved, .targetRemoved, .targetMembershipChanged, .globalsChanged:
-            return try targetEvent(TargetCacheEvent.decode(kind, key: key, value: value))
-        case .indexConfigurationChanged:
-            let configuration = try IndexConfigurationEvent.decode(value)
-            return (describeKey(key), .object([
-                ("autoCreation", .bool(configuration.autoCreationEnabled)),
-                ("indexes", .array(configuration.indexes.map(indexJSON))),
-            ]))
+        guard let owner = ComponentRegistry.ownerType(of: kind) else {
+            throw LocalStoreError.dataLoss("no component owns event kind \(kind)")
         }
+        return try owner.describe(kind, key: key, value: value)
     }
 
-    private static func targetEvent(_ event: TargetCacheEvent) -> (String, InspectionJSON) {
+    /// A target or globals event as JSON.
+    static func targetEvent(_ event: TargetCacheEvent) -> (String, InspectionJSON) {
         switch event {
         case .saved(let data):
             var members: [(String, InspectionJSON)] = [

@@ -15,32 +15,32 @@ import SegmentLog
 /// for index in indexes.indexes { print(index.id, index.documentsToBackfill, index.entryCount) }
 /// print(indexes.isAutoCreationEnabled)
 /// ```
-public struct IndexReport: Sendable, Equatable {
+package struct IndexReport: Sendable, Equatable {
     /// Whether queries that scan many documents for few results create indexes.
-    public var isAutoCreationEnabled: Bool
+    package var isAutoCreationEnabled: Bool
     /// `indexConfigurationChanged` records in the log (the newest is the configuration, the others retired).
-    public var configurationRecords: Int
+    package var configurationRecords: Int
     /// The indexes, in configuration order.
-    public var indexes: [FieldIndexReport]
+    package var indexes: [FieldIndexReport]
 }
 
 /// One field index of an ``IndexReport``.
-public struct FieldIndexReport: Sendable, Equatable {
-    public var index: FieldIndex
+package struct FieldIndexReport: Sendable, Equatable {
+    package var index: FieldIndex
     /// The index's canonical id, such as `users|age:asc,tags:contains`.
-    public var id: String { index.canonicalID }
+    package var id: String { index.canonicalID }
     /// Documents of its collection group that the backfill after an open reads before the index serves queries.
-    public var documentsToBackfill: Int
+    package var documentsToBackfill: Int
     /// Entries the index holds once backfilled (one per document, or one per distinct array element with a
     /// contains segment; documents without the indexed fields have none).
-    public var entryCount: Int
+    package var entryCount: Int
 }
 
 extension CacheInspector {
     /// The field indexes, their backfill work after an open, and their entries once backfilled.
     ///
     /// - Throws: ``InspectionError`` `.corruption` when replay failed or a document cannot be decoded.
-    public func indexReport() throws -> IndexReport {
+    package func indexReport() throws -> IndexReport {
         if let indexReportCache { return indexReportCache }
         let store = try replayed()
         let atOpen = store.fieldIndexStatuses

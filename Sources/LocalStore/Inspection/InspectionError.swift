@@ -10,8 +10,8 @@ import SegmentLog
 ///     print(error.message)   // "... is in use by pid 4242; close that app first, ..."
 /// }
 /// ```
-public struct InspectionError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+package struct InspectionError: Error, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         /// The directory holds no Cairn cache (no MANIFEST, or records that are not cache events).
         case notACache
         /// A running app holds the directory's lock.
@@ -26,15 +26,15 @@ public struct InspectionError: Error, Sendable, CustomStringConvertible {
         case invalidArgument
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// The inspection error for a storage or cache error met while working on `directory`.
     static func wrap(_ error: any Error, directory: String) -> InspectionError {

@@ -22,7 +22,7 @@ import Foundation
 /// InspectionJSON.value(.integer(2)).render()            // "2"
 /// InspectionJSON.object([("a", .bool(true))]).render()  // {"a":true}
 /// ```
-public indirect enum InspectionJSON: Sendable, Equatable {
+package indirect enum InspectionJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -34,10 +34,10 @@ public indirect enum InspectionJSON: Sendable, Equatable {
     case array([InspectionJSON])
     case object([(String, InspectionJSON)])
 
-    public static func == (a: InspectionJSON, b: InspectionJSON) -> Bool { a.render() == b.render() }
+    package static func == (a: InspectionJSON, b: InspectionJSON) -> Bool { a.render() == b.render() }
 
     /// Compact JSON text.
-    public func render() -> String {
+    package func render() -> String {
         var text = ""
         write(to: &text)
         return text
@@ -101,7 +101,7 @@ public indirect enum InspectionJSON: Sendable, Equatable {
 
 extension InspectionJSON {
     /// A Firestore value with its type marked (the convention at the top of this file).
-    public static func value(_ value: Value) -> InspectionJSON {
+    package static func value(_ value: Value) -> InspectionJSON {
         switch value {
         case .null: return .null
         case .boolean(let flag): return .bool(flag)
@@ -131,7 +131,7 @@ extension InspectionJSON {
     }
 
     /// A document's fields (or a map value) as a JSON object, keys ascending.
-    public static func fields(_ object: ObjectValue) -> InspectionJSON {
+    package static func fields(_ object: ObjectValue) -> InspectionJSON {
         .object(object.fields.keys.sorted().map { ($0, value(object.fields[$0]!)) })
     }
 
@@ -142,7 +142,7 @@ extension InspectionJSON {
     /// `2024-01-01T00:00:00.000000000Z`: UTC, always nine fractional digits. A value outside Firestore's range
     /// (years 0001...9999, nanoseconds 0...999,999,999), which only damaged data holds, is written as its two
     /// numbers: `@-99999999999s+5ns`.
-    public static func formatTimestamp(_ timestamp: Timestamp) -> String {
+    package static func formatTimestamp(_ timestamp: Timestamp) -> String {
         guard (-62_135_596_800...253_402_300_799).contains(timestamp.seconds),
             (0...999_999_999).contains(timestamp.nanoseconds)
         else { return "@\(timestamp.seconds)s+\(timestamp.nanoseconds)ns" }

@@ -10,30 +10,30 @@ import Foundation
 ///     print(record.summary)   // "recovered at 2026-11-25T18:40:00Z from damage: ...; salvage kept 812 record(s) ..."
 /// }
 /// ```
-public struct CacheRecoveryRecord: Sendable, Equatable, Codable {
+package struct CacheRecoveryRecord: Sendable, Equatable, Codable {
     /// The file in the cache directory that holds the record.
-    public static let fileName = "RECOVERED"
+    package static let fileName = "RECOVERED"
 
     /// When the damage was found and the cache recovered.
-    public var recoveredAt: Date
+    package var recoveredAt: Date
     /// The damage opening the cache reported.
-    public var damage: String
+    package var damage: String
     /// The damaged directory, renamed and kept for inspection (`cairn verify`, `cairn salvage`).
-    public var damagedCopy: String
+    package var damagedCopy: String
     /// Records salvaged from intact frames into the fresh cache.
-    public var recordsKept: UInt64
+    package var recordsKept: UInt64
     /// Damaged byte ranges salvage skipped, as `cairn salvage` prints them.
-    public var damagedRanges: [String]
+    package var damagedRanges: [String]
     /// Intact records dropped with batches whose commit frame was lost (salvage keeps whole batches only).
-    public var recordsOfUnfinishedBatches: Int
+    package var recordsOfUnfinishedBatches: Int
     /// Pending write batches (the outbox) in the fresh cache, all users.
-    public var pendingBatchesKept: Int
+    package var pendingBatchesKept: Int
     /// Why salvage failed or its result could not be opened, so the fresh cache started empty; nil when it worked.
-    public var salvageFailure: String?
+    package var salvageFailure: String?
 
     /// One line for logs and `cairn inspect` ("this cache was " + summary): when, why, where the damaged copy
     /// is, and what was kept and lost.
-    public var summary: String {
+    package var summary: String {
         let when = ISO8601DateFormatter().string(from: recoveredAt)
         let start = "recovered at \(when) from damage: \(damage); the damaged copy is kept in \(damagedCopy); "
         guard let salvageFailure else {
@@ -46,7 +46,7 @@ public struct CacheRecoveryRecord: Sendable, Equatable, Codable {
     /// The record in `directory`, nil when the cache was never recovered.
     ///
     /// - Throws: ``LocalStoreError`` `.dataLoss` when the file exists but cannot be read as a record.
-    public static func read(in directory: String) throws -> CacheRecoveryRecord? {
+    package static func read(in directory: String) throws -> CacheRecoveryRecord? {
         let path = directory + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {

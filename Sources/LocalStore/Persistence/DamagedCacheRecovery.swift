@@ -20,9 +20,9 @@ import SegmentLog
 /// if let record = opened.recovery { log(record.summary) }
 /// let store = opened.store
 /// ```
-public enum DamagedCacheRecovery {
+package enum DamagedCacheRecovery {
     /// Opens the cache in `directory`, recovering from damage or failing on it.
-    public static func open(
+    package static func open(
         at directory: String, recover: Bool, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
     ) throws -> (store: LocalStore, recovery: CacheRecoveryRecord?) {
         let damage: String

@@ -12,24 +12,33 @@ protocol EventStore: AnyObject {
     func forEachValue(of references: [EventReference], fillCache: Bool, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws
     /// Marks an event as superseded: it no longer counts as live and compaction may drop it.
     func retire(_ reference: EventReference)
+    /// Applies the memory/persistent rule for a removal event (an eviction, a target's or a batch's removal)
+    /// once the views applied it: a log keeps it live, since replay needs it to keep what it removed away
+    /// (`RemovalRecords` retires it later); memory drops it at once, as nothing replays it.
+    func removalApplied(_ reference: EventReference)
     /// The sequence number the next appended event gets (a moment in LRU time).
     var nextSequence: UInt64 { get }
+    /// The log holding the events, for compaction and inspection; nil when they live in memory only.
+    var log: SegmentLog? { get }
+    /// The size garbage collection brings under a threshold when it is not the log's: the estimated bytes of
+    /// the live events in memory; nil for a log (its size is its segment files).
+    var estimatedMemoryBytes: Int64? { get }
     func close() throws
 }
 
 /// Events in a SegmentLog: durable, replayed on open.
 final class LogEventStore: EventStore {
-    let log: SegmentLog
+    private let segmentLog: SegmentLog
 
-    init(log: SegmentLog) { self.log = log }
+    init(log: SegmentLog) { self.segmentLog = log }
 
     func append(_ events: [EncodedEvent]) throws -> [(reference: EventReference, sequence: UInt64)] {
         var batch = WriteBatch()
         for event in events { batch.append(kind: event.kind.rawValue, key: event.key, value: event.value) }
         do {
-            let locations = try log.commit(batch)
+            let locations = try segmentLog.commit(batch)
             // The log has one owner (this store), so the batch's numbers end just before the next one.
-            let first = log.nextLSN - UInt64(locations.count)
+            let first = segmentLog.nextLSN - UInt64(locations.count)
             return locations.enumerated().map { (.log($0.element), first + UInt64($0.offset)) }
         } catch {
             throw LocalStoreError.wrap(error)
@@ -39,7 +48,7 @@ final class LogEventStore: EventStore {
     func withValue<T>(of reference: EventReference, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         guard case .log(let location) = reference else { preconditionFailure("a memory reference in a log store") }
         do {
-            return try log.withRecord(at: location) { try body($0.value) }
+            return try segmentLog.withRecord(at: location) { try body($0.value) }
         } catch let error as StorageError {
             throw LocalStoreError.wrap(error)
         }
@@ -51,21 +60,27 @@ final class LogEventStore: EventStore {
             return location
         }
         do {
-            try log.forEachRecord(at: locations, fillCache: fillCache) { try body($0, $1.value) }
+            try segmentLog.forEachRecord(at: locations, fillCache: fillCache) { try body($0, $1.value) }
         } catch let error as StorageError {
             throw LocalStoreError.wrap(error)
         }
     }
 
     func retire(_ reference: EventReference) {
-        if case .log(let location) = reference { log.retire(location) }
+        if case .log(let location) = reference { segmentLog.retire(location) }
     }
 
-    var nextSequence: UInt64 { log.nextLSN }
+    func removalApplied(_ reference: EventReference) {}
+
+    var nextSequence: UInt64 { segmentLog.nextLSN }
+
+    var log: SegmentLog? { segmentLog }
+
+    var estimatedMemoryBytes: Int64? { nil }
 
     func close() throws {
         do {
-            try log.close()
+            try segmentLog.close()
         } catch {
             throw LocalStoreError.wrap(error)
         }
@@ -81,7 +96,7 @@ final class MemoryEventStore: EventStore {
     private var values: [Int: (value: [UInt8], size: Int)] = [:]
     private var next = 1
     /// The sum of the live events' estimated sizes.
-    private(set) var estimatedBytes: Int64 = 0
+    private var estimatedBytes: Int64 = 0
 
     func append(_ events: [EncodedEvent]) throws -> [(reference: EventReference, sequence: UInt64)] {
         events.map { event in
@@ -112,7 +127,13 @@ final class MemoryEventStore: EventStore {
         }
     }
 
+    func removalApplied(_ reference: EventReference) { retire(reference) }
+
     var nextSequence: UInt64 { UInt64(next) }
+
+    var log: SegmentLog? { nil }
+
+    var estimatedMemoryBytes: Int64? { estimatedBytes }
 
     func close() throws {
         values.removeAll()

@@ -1,4 +1,5 @@
 import CairnModel
+import LocalStore
 
 /// What the ``WatchChangeAggregator`` tracks for one target between two consistent snapshots (Firebase's
 /// `TargetState`).

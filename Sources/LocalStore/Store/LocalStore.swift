@@ -1,0 +1,135 @@
+import CairnModel
+import SegmentLog
+
+/// The offline cache: every change is an event appended to a log, every structure a view rebuilt from the
+/// events on open (Docs/LocalStore.md). A facade over components, each owning its view and its event kinds
+/// (Docs/LocalStore.md §3a): ``RemoteDocumentCache``, ``MutationQueue``, ``TargetCache``, ``IndexManager``, the
+/// read-only query engine, the LRU garbage collector and the ``CompactionCoordinator``. Every write goes through
+/// `commit(_:then:)`; the operations live beside their component, one folder each.
+///
+/// A `LocalStore` has one owner: call it from one thread or serial queue at a time.
+///
+/// ```swift
+/// let store = try LocalStore.open(at: "/var/lib/app/cache")
+/// try store.applyRemoteDocuments([document])
+/// let rooms = try store.executeQuery(Query(path: try ResourcePath(parsing: "rooms")))
+/// try store.close()
+/// ```
+package final class LocalStore {
+    let events: any EventStore
+    /// The components, each owning its view and its event kinds (``StoreComponent``).
+    let documentCache = RemoteDocumentCache()
+    let mutationQueueComponent = MutationQueue()
+    let targetCache = TargetCache()
+    let indexManager: IndexManager
+    /// Removal records and the compaction in progress (Compaction/).
+    let compactionCoordinator: CompactionCoordinator
+    /// The owner of each event kind, for replay and compaction.
+    let registry: ComponentRegistry
+    /// Documents as the current user sees them, read through the event store (MutationQueue/).
+    let localDocuments: LocalDocumentsView
+    /// The read-only query engine and its scan cache (QueryEngine/).
+    let queryEngine: QueryEngine
+    /// How the last `executeQuery(_:usePreviousResults:)` ran (QueryEngine/).
+    package internal(set) var lastQueryReport: QueryExecutionReport?
+    /// Orphans, inactive targets, local-view references, eager vs LRU (GarbageCollection/).
+    let collector: LruGarbageCollector
+    /// How a memory cache collects garbage; nil for a persistent cache.
+    package let memoryGarbageCollector: MemoryGarbageCollector?
+    private var isClosed = false
+
+    init(events: any EventStore, memoryGarbageCollector: MemoryGarbageCollector? = nil) {
+        self.events = events
+        self.memoryGarbageCollector = memoryGarbageCollector
+        indexManager = IndexManager(documents: documentCache)
+        collector = LruGarbageCollector(
+            documents: documentCache, targets: targetCache,
+            referenceDelegate: memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate())
+        registry = ComponentRegistry([documentCache, mutationQueueComponent, targetCache, indexManager])
+        compactionCoordinator = CompactionCoordinator(registry: registry)
+        localDocuments = LocalDocumentsView(events: events, documents: documentCache, queue: mutationQueueComponent)
+        queryEngine = QueryEngine(localDocuments: localDocuments, indexes: indexManager)
+    }
+
+    /// The components' views, under the names the operations use.
+    var remoteDocuments: RemoteDocumentView {
+        _read { yield documentCache.view }
+        _modify { yield &documentCache.view }
+    }
+    var mutationQueue: MutationQueueView {
+        _read { yield mutationQueueComponent.view }
+        _modify { yield &mutationQueueComponent.view }
+    }
+    var targets: TargetView {
+        _read { yield targetCache.view }
+        _modify { yield &targetCache.view }
+    }
+    var fieldIndexView: FieldIndexView {
+        _read { yield indexManager.view }
+        _modify { yield &indexManager.view }
+    }
+
+    /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments. A
+    /// garbage-collection round compacts at most one segment's worth of bytes, so small segments keep its
+    /// stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the same bytes
+    /// either way.
+    ///
+    /// ```swift
+    /// var configuration = LocalStore.defaultLogConfiguration
+    /// configuration.durability = .normal
+    /// let store = try LocalStore.open(at: path, configuration: configuration)
+    /// ```
+    package static var defaultLogConfiguration: SegmentLog.Configuration {
+        var configuration = SegmentLog.Configuration()
+        configuration.segmentTargetSize = 2 << 20
+        return configuration
+    }
+
+    /// Opens (or creates) the persistent cache in `directory` and rebuilds the views by replaying its log.
+    package static func open(
+        at directory: String, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
+    ) throws -> LocalStore {
+        let log: SegmentLog
+        do {
+            log = try SegmentLog.open(at: directory, configuration: configuration)
+        } catch {
+            throw LocalStoreError.wrap(error)
+        }
+        let store = LocalStore(events: LogEventStore(log: log))
+        do {
+            // Removals met by replay shadow records in any segment there is now (RemovalRecords).
+            store.compactionCoordinator.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
+            try store.replay(log)
+            store.collector.rebuild()
+        } catch {
+            try? log.close()
+            throw LocalStoreError.wrap(error)
+        }
+        return store
+    }
+
+    /// Closes the cache and its log.
+    package func close() throws {
+        guard !isClosed else { return }
+        // A compaction left in progress is abandoned: its unpublished outputs are removed.
+        compactionCoordinator.inProgress = nil
+        try events.close()
+        isClosed = true
+    }
+
+    func checkOpen() throws {
+        if isClosed { throw LocalStoreError(.closed, "the cache is closed") }
+    }
+
+    /// Rebuilds every view from the log: each record goes to the component that owns its kind
+    /// (``ComponentRegistry``), then each component finishes in registry order. Only event headers are read.
+    private func replay(_ log: SegmentLog) throws {
+        try log.scan { record in
+            guard let kind = EventKind(rawValue: record.kind), let owner = registry.owner(of: kind) else {
+                throw LocalStoreError.dataLoss("the log holds an event of unknown kind \(record.kind) (a newer version wrote it?)")
+            }
+            try owner.replay(record, kind: kind, into: self)
+        }
+        for component in registry.components { try component.finishReplay(into: self) }
+    }
+}
