@@ -1,4 +1,5 @@
 import CairnModel
+import CairnTestSupport
 import SegmentLog
 import Testing
 @testable import LocalStore
