@@ -2,12 +2,12 @@ import CairnModel
 import LocalStore
 import Testing
 
-@testable import Cairn
+@testable import CairnCore
 
 /// Stands in for the SyncEngine: records what the RemoteStore reports and acknowledges batches in the store.
 private final class RecordingSyncer: RemoteSyncer {
     let store: LocalStore
-    var events: [Cairn.RemoteEvent] = []
+    var events: [CairnCore.RemoteEvent] = []
     var rejectedListens: [(Int32, FirestoreErrorCode.Code)] = []
     var acknowledged: [Int] = []
     var rejectedWrites: [(Int, FirestoreErrorCode.Code)] = []
@@ -16,7 +16,7 @@ private final class RecordingSyncer: RemoteSyncer {
 
     init(store: LocalStore) { self.store = store }
 
-    func applyRemoteEvent(_ event: Cairn.RemoteEvent) { events.append(event) }
+    func applyRemoteEvent(_ event: CairnCore.RemoteEvent) { events.append(event) }
     func rejectListen(targetID: Int32, error: FirestoreErrorCode) { rejectedListens.append((targetID, error.code)) }
     func applySuccessfulWrite(_ result: MutationBatchResult) {
         acknowledged.append(result.batch.batchID)
