@@ -130,7 +130,6 @@ struct APIListenTests {
     @Test("Snapshots-in-sync listeners run on registration and after each sync, until removed")
     func snapshotsInSync() async throws {
         let env = APITestEnvironment()
-        try await env.db.disableNetwork()
         let calls = Recorder<Bool>()
         let registration = env.db.addSnapshotsInSyncListener { calls.append(env.isOnCallbackQueue) }
         let listener = env.db.collection("c").addSnapshotListener { _, _ in }

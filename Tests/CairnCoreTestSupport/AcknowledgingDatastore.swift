@@ -122,7 +122,8 @@ private final class EchoWatchStream: WatchStream, @unchecked Sendable {
     private(set) var isStarted = false
     private(set) var isOpen = false
     private var targets = Set<Int32>()
-    private static let initialVersion = CairnModel.Timestamp(seconds: 100, nanoseconds: 0)
+    /// The latest snapshot version sent or acknowledged: snapshot versions never go back.
+    private var latestVersion = CairnModel.Timestamp(seconds: 100, nanoseconds: 0)
 
     /// Records a watch request; returns the error that removes the target, or nil to answer it.
     private let watched: () -> FirestoreErrorCode?
@@ -162,7 +163,7 @@ private final class EchoWatchStream: WatchStream, @unchecked Sendable {
             guard isOpen else { return }
             send(.targetChange(state: .added, targetIDs: [id], resumeToken: [], cause: nil))
             send(.targetChange(state: .current, targetIDs: [id], resumeToken: [1], cause: nil))
-            send(.targetChange(state: .noChange, targetIDs: [], resumeToken: [1], cause: nil), at: Self.initialVersion)
+            send(.targetChange(state: .noChange, targetIDs: [], resumeToken: [1], cause: nil), at: latestVersion)
         }
     }
 
@@ -172,6 +173,7 @@ private final class EchoWatchStream: WatchStream, @unchecked Sendable {
 
     func echo(_ documents: [CairnModel.Document], version: CairnModel.Timestamp) {
         queue.enqueue { [self] in
+            latestVersion = max(latestVersion, version)
             guard isOpen, !targets.isEmpty else { return }
             for document in documents {
                 send(.documentChange(
@@ -213,6 +215,7 @@ private final class AcknowledgingWriteStream: WriteStream, @unchecked Sendable {
 
     func start() {
         isStarted = true
+        handshakeComplete = false
         queue.enqueue { [self] in
             guard isStarted else { return }
             isOpen = true
@@ -239,6 +242,7 @@ private final class AcknowledgingWriteStream: WriteStream, @unchecked Sendable {
         queue.enqueue { [self] in
             guard isOpen else { return }
             if let error = received(mutations) {
+                isStarted = false
                 isOpen = false
                 delegate?.writeStreamWasInterrupted(error: error)
                 return
