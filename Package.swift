@@ -50,18 +50,20 @@ let package = Package(
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
         .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
-        // The public API (API/, mirroring Firebase's Apple SDK) and the client core (Core/: View, QueryListener,
-        // EventManager, SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol).
+        // The client core (Firebase's `core/` and `remote/`): FirestoreClient, View, QueryListener, EventManager,
+        // SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol, AsyncQueue, bundles. Internals
+        // are `package`; public are only the API types the core reports with (FirestoreErrorCode, ListenSource).
         .target(
-            name: "Cairn",
+            name: "CairnCore",
             dependencies: ["CairnModel", "LocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
-        // CairnModel <-> proto serializer and the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery).
+        // CairnModel <-> proto serializer, the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery) and
+        // the core's Datastore over it.
         .target(
             name: "CairnGRPC",
             dependencies: [
-                "Cairn",
+                "CairnCore",
                 "CairnModel",
                 "LocalStore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -71,6 +73,9 @@ let package = Package(
             ],
             exclude: ["Protos", "README.md"]
         ),
+        // The public API, mirroring Firebase's Apple SDK: it calls the core directly, and each Firestore instance
+        // talks gRPC (CairnGRPC) unless its settings inject another datastore.
+        .target(name: "Cairn", dependencies: ["CairnCore", "CairnGRPC", "CairnModel", "LocalStore", "SegmentLog"]),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
         // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
         // Firestore emulator launcher.
@@ -79,11 +84,13 @@ let package = Package(
             dependencies: ["SegmentLog"]
         ),
         // The command-line tool: demo, inspect, dump, stats, verify, compact (a thin shell over library APIs).
-        // CairnGRPC: the demo and `sync-child` talk to the Firestore emulator.
+        // CairnCore: the offline demo starts its instance without a network; CairnGRPC: the emulator demo
+        // looks at the server with the raw gRPC client.
         .executableTarget(
             name: "cairn",
             dependencies: [
                 "Cairn",
+                "CairnCore",
                 "CairnGRPC",
                 "SegmentLog",
                 "CairnModel",
@@ -98,6 +105,7 @@ let package = Package(
             name: "cairn-bench",
             dependencies: [
                 "Cairn",
+                "CairnCore",
                 "SegmentLog",
                 "CairnModel",
                 "LocalStore",
@@ -115,15 +123,36 @@ let package = Package(
             name: "LocalStoreTests",
             dependencies: ["LocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"]
         ),
+        // Scripted datastores for the tests that drive the real core (not a product).
+        .target(
+            name: "CairnCoreTestSupport",
+            dependencies: ["CairnCore", "CairnModel", "LocalStore"],
+            path: "Tests/CairnCoreTestSupport"
+        ),
+        // The public API over the real core and a scripted datastore.
         .testTarget(
-            name: "CairnTests",
-            dependencies: ["Cairn", "CairnModel", "LocalStore", "CairnTestSupport"]
+            name: "CairnAPITests",
+            dependencies: ["Cairn", "CairnCore", "CairnModel", "LocalStore", "CairnCoreTestSupport", "CairnTestSupport"]
+        ),
+        // The client core: View, QueryListener, SyncEngine, RemoteStore, WatchChangeAggregator, AsyncQueue, ...
+        .testTarget(
+            name: "CairnCoreTests",
+            dependencies: ["CairnCore", "CairnModel", "LocalStore", "CairnCoreTestSupport", "CairnTestSupport"]
+        ),
+        // Programs written against `import Cairn`, offline and with persistent caches; the emulator test needs
+        // only `import Cairn` to sync.
+        .testTarget(
+            name: "CairnEndToEndTests",
+            dependencies: [
+                "Cairn", "CairnCore", "CairnModel", "LocalStore", "SegmentLog", "CairnCoreTestSupport",
+                "CairnTestSupport",
+            ]
         ),
         // The Firestore spec tests: JSON scenarios from ../shared/firestore-spec (or $CAIRN_SPEC_DIR) drive the
         // core with a scripted Datastore.
         .testTarget(
             name: "FirestoreSpecTests",
-            dependencies: ["Cairn", "CairnModel", "LocalStore", "SegmentLog", "CairnTestSupport"],
+            dependencies: ["CairnCore", "CairnModel", "LocalStore", "SegmentLog", "CairnTestSupport"],
             exclude: ["README.md"]
         ),
         // Runs the cairn tool's commands on caches the tests build (golden outputs, exit codes, read-only checks).
@@ -139,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "CairnGRPCTests",
             dependencies: [
-                "CairnGRPC", "Cairn", "CairnModel", "CairnTestSupport",
+                "CairnGRPC", "Cairn", "CairnCore", "CairnModel", "CairnTestSupport",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],

@@ -1,6 +1,10 @@
 // Cairn: an offline-first Cloud Firestore client. `import Cairn` in place of `import FirebaseFirestore`.
 //
-// API/  — the public surface, named and shaped as Firebase's Apple SDK.
-// Core/ — the client core (View, QueryListener, EventManager, SyncEngine, RemoteStore, WatchChangeAggregator)
-//         and the `Datastore` protocol through which it reaches the network.
-enum CairnModule {}
+// This module is the public surface, named and shaped as Firebase's Apple SDK (API/). It calls the client core
+// (module CairnCore: View, QueryListener, EventManager, SyncEngine, RemoteStore, WatchChangeAggregator) directly,
+// and starts each client with the gRPC datastore (module CairnGRPC) unless the settings pass another.
+
+// The core's types that are part of Firebase's API: the error every call reports, and a listener's source.
+@_exported import struct CairnCore.FirestoreErrorCode
+@_exported import let CairnCore.FirestoreErrorDomain
+@_exported import enum CairnCore.ListenSource

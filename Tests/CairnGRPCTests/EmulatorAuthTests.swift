@@ -1,3 +1,4 @@
+import CairnCore
 import Cairn
 import CairnModel
 import Foundation
@@ -5,7 +6,7 @@ import Testing
 
 @testable import CairnGRPC
 
-/// Who the emulator sees: the token each ``EmulatorAuth`` sends, and its route through `GRPCTransport`. The
+/// Who the emulator sees: the token each ``EmulatorAuth`` sends, and its route through `GRPCDatastore.provider`. The
 /// emulator's verdict on these tokens is in the security-rules end-to-end test.
 @Suite("Emulator auth: owner, signed out, mock user")
 struct EmulatorAuthTests {
@@ -46,16 +47,16 @@ struct EmulatorAuthTests {
         #expect(firebase["sign_in_provider"] as? String == "custom")
     }
 
-    @Test("GRPCTransport passes emulatorAuth to emulator hosts only; TLS hosts keep the provider's token")
+    @Test("The gRPC datastore passes emulatorAuth to emulator hosts only; TLS hosts keep the provider's token")
     func transportRoute() async throws {
-        let emulator = try GRPCTransport.rpcConfiguration(
+        let emulator = try GRPCDatastore.rpcConfiguration(
             databaseID: database, host: "127.0.0.1:8080", isSSLEnabled: false, authTokenProvider: { "id-token" },
             emulatorAuth: .user(uid: "bob")
         ).get()
         let token = try #require(try await emulator.authTokenProvider?())
         let claims = try decodeSegment(token.split(separator: ".")[1])
         #expect(claims["sub"] as? String == "bob")
-        let production = try GRPCTransport.rpcConfiguration(
+        let production = try GRPCDatastore.rpcConfiguration(
             databaseID: database, host: "firestore.googleapis.com", isSSLEnabled: true,
             authTokenProvider: { "id-token" }, emulatorAuth: .unauthenticated
         ).get()

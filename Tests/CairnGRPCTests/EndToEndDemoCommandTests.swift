@@ -1,3 +1,4 @@
+import CairnCore
 import CairnTestSupport
 import Foundation
 import Testing

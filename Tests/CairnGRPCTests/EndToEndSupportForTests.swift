@@ -1,3 +1,4 @@
+import CairnCore
 import Cairn
 import CairnModel
 import CairnTestSupport
@@ -9,24 +10,21 @@ import Testing
 @testable import CairnGRPC
 
 /// One app's `Firestore` instance on the emulator through the public API: a memory cache, its own callback queue,
-/// and `useEmulator(withHost:port:)`. Its project is routed to the gRPC transport with the same mapping as
-/// ``GRPCTransport/install(authTokenProvider:emulatorAuth:)``, but for this project only, so that suites running
-/// in parallel in the test process keep their own transports.
+/// and `useEmulator(withHost:port:)`. Its datastore is the default gRPC one, unless `auth` asks for another
+/// emulator user than `owner` (then the same gRPC datastore with that user, injected through the settings).
 final class EmulatorApp: @unchecked Sendable {
     let db: Firestore
 
     /// An instance of `project` on `emulator`, or on `port` of the emulator's host when given (no server there),
     /// connecting as `auth` (the `owner` token by default, which bypasses security rules).
     init(project: String, emulator: FirestoreEmulator, port: Int? = nil, auth: EmulatorAuth = .owner) {
-        DatastoreFactory.install(forProject: project) { configuration, queue in
-            GRPCTransport.makeDatastore(configuration, queue: queue, authTokenProvider: nil, emulatorAuth: auth)
-        }
         let name = "\(project)-\(UUID().uuidString.lowercased())"
         FirebaseApp.configure(name: name, options: FirebaseOptions(projectID: project))
         db = Firestore.firestore(app: FirebaseApp.app(name: name)!)
         let settings = db.settings
         settings.cacheSettings = MemoryCacheSettings(garbageCollectorSettings: MemoryEagerGCSetting())
         settings.dispatchQueue = DispatchQueue(label: name)
+        if auth != .owner { settings.datastoreProvider = GRPCDatastore.provider(authTokenProvider: nil, emulatorAuth: auth) }
         db.settings = settings
         db.useEmulator(withHost: emulator.host, port: port ?? emulator.port)
     }

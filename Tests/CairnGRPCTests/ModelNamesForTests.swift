@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 
 // The tests import both Cairn (whose public API has a `Timestamp`, `Query`, `Filter` and `FieldPath`) and

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import CairnTestSupport
 

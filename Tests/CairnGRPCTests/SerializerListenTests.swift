@@ -1,3 +1,4 @@
+import CairnCore
 import Cairn
 import CairnModel
 import Foundation

@@ -10,6 +10,9 @@ struct DemoCommandTests {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "--offline: the public-API demo runs offline only, with no server")
         #expect(lines.contains("the data and the outbox survived: 3 of 3 documents wait for the backend"))
+        // The offline tour injects the unreachable datastore: no server is tried, a server get fails offline.
+        #expect(lines.contains { $0.contains("this instance is offline-only") }, "\(run.stdout)")
+        #expect(lines.contains { $0.contains("FirestoreErrorCode(unavailable)") }, "the server get fails offline")
         #expect(!lines.contains { $0.contains("Firestore emulator") }, "no emulator is started or used")
         // The damaged cache: verify names one damaged frame, the app recovers and keeps the other pending notes.
         #expect(lines.contains("  cairn verify: 1 damaged frame(s) (exit 1)"), "\(run.stdout)")

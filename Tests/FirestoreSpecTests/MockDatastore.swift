@@ -1,7 +1,7 @@
 import CairnModel
 import LocalStore
 
-@testable import Cairn
+@testable import CairnCore
 
 /// A scripted network for the spec tests and RemoteStore tests, as Firebase's harnesses have it
 /// (`spec-tests.md` §7.3): streams open synchronously, the test injects watch changes and write responses, and

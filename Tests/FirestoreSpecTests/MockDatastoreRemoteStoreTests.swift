@@ -2,7 +2,7 @@ import CairnModel
 import LocalStore
 import Testing
 
-@testable import Cairn
+@testable import CairnCore
 
 /// Stands in for the SyncEngine: records what the RemoteStore reports and acknowledges batches in the store.
 private final class RecordingSyncer: RemoteSyncer {

@@ -3,7 +3,7 @@ import Foundation
 import LocalStore
 import Testing
 
-@testable import Cairn
+@testable import CairnCore
 
 @Suite("Spec loader: the shared files")
 struct SpecLoaderSharedFilesTests {

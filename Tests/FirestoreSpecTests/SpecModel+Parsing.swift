@@ -2,7 +2,7 @@ import CairnModel
 import Foundation
 import LocalStore
 
-@testable import Cairn
+@testable import CairnCore
 
 /// Reads the typed model from parsed JSON, with errors that name the file, test, step and field.
 struct SpecParser {

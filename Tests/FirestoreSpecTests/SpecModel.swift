@@ -1,7 +1,7 @@
 import CairnModel
 import LocalStore
 
-@testable import Cairn
+@testable import CairnCore
 
 /// One Firestore spec test, typed (see `README.md` in this folder and `../shared/reference/spec-tests.md` §3).
 struct SpecTest: Sendable {

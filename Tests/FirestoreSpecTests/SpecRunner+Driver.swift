@@ -3,7 +3,7 @@ import Foundation
 import LocalStore
 import SegmentLog
 
-@testable import Cairn
+@testable import CairnCore
 
 /// The components of one spec test (Firebase's `FSTSyncEngineTestDriver`): the real LocalStore, RemoteStore,
 /// SyncEngine and EventManager over a scripted `MockDatastore`, on a manual AsyncQueue the runner drains after

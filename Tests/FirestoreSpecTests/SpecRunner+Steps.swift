@@ -1,7 +1,7 @@
 import CairnModel
 import LocalStore
 
-@testable import Cairn
+@testable import CairnCore
 
 /// What a step could not do: the test fails with this message.
 struct SpecStepFailure: Error, CustomStringConvertible {

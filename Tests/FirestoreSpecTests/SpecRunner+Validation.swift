@@ -1,7 +1,7 @@
 import CairnModel
 import LocalStore
 
-@testable import Cairn
+@testable import CairnCore
 
 /// The checks after every step (reference/spec-tests.md §7.5). Each returns the mismatches it found.
 struct SpecExpectations {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Cairn
+@testable import CairnCore
 
 /// Runs one spec test in one variant: every step, then its expectations (reference/spec-tests.md §7).
 enum SpecRunner {

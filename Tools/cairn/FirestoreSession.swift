@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cairn
+import CairnCore
 import CairnGRPC
 import CairnModel
 import Dispatch
@@ -69,7 +70,6 @@ struct EmulatorAddress: ExpressibleByArgument, Sendable, CustomStringConvertible
 func openPersistentFirestore(
     appName: String, project: String, directory: URL, emulator: EmulatorAddress?
 ) throws -> Firestore {
-    if emulator != nil { GRPCTransport.install() }
     if FirebaseApp.app(name: appName) == nil {
         FirebaseApp.configure(name: appName, options: FirebaseOptions(projectID: project))
     }
@@ -80,6 +80,7 @@ func openPersistentFirestore(
     let settings = db.settings
     settings.cacheSettings = PersistentCacheSettings(sizeBytes: NSNumber(value: 100 << 20), directory: directory)
     settings.dispatchQueue = DispatchQueue(label: "cairn.\(appName).callbacks")
+    if emulator == nil { settings.datastoreProvider = UnreachableDatastore.provider }
     db.settings = settings
     if let emulator { db.useEmulator(withHost: emulator.host, port: emulator.port) }
     return db

@@ -1,13 +1,15 @@
 // Cairn's `listener_latency` path: the public `Firestore` API on a persistent cache, as an app uses it. A
-// `Firestore` instance is opened offline (no transport is installed, and the network is disabled) on a copy of
+// `Firestore` instance is opened offline (its settings inject the unreachable datastore, and the network is disabled) on a copy of
 // the suite's loaded LocalStore directory — a persistent cache directory *is* a LocalStore directory — with a
 // snapshot listener on the listened query. Each patch is `DocumentReference.updateData`, timed until the
 // listener's callback (on a dispatch queue of the suite's own) delivers a snapshot whose changes show it: the
 // client core's write path, `SyncEngine`'s incremental view update and `EventManager`'s delivery.
 //
-// This file uses the public API only (module Cairn), so its `Query` and `FieldPath` are Cairn's.
+// This file uses the public API (module Cairn), so its `Query` and `FieldPath` are Cairn's; only the offline
+// datastore comes from the core.
 
 import Cairn
+import CairnCore
 import Dispatch
 import Foundation
 
@@ -33,6 +35,7 @@ final class FirestoreListener: ListenedQuery {
         db = Firestore.firestore(app: app)
         let settings = db.settings
         settings.dispatchQueue = DispatchQueue(label: "cairn-bench.listener")
+        settings.datastoreProvider = UnreachableDatastore.provider
         settings.cacheSettings = PersistentCacheSettings(
             sizeBytes: NSNumber(value: FirestoreCacheSizeUnlimited), directory: URL(fileURLWithPath: directory))
         try db.setSettings(settings)

@@ -1,4 +1,4 @@
-import Cairn
+import CairnCore
 import CairnModel
 import LocalStore
 
@@ -10,9 +10,9 @@ import LocalStore
 /// then fails with that error, and the client keeps working offline.
 ///
 /// ```swift
-/// DatastoreFactory.install { configuration, queue in
-///     GRPCDatastore(configuration: GRPCTransport.rpcConfiguration(for: configuration), queue: queue)
-/// }
+/// let datastore = GRPCDatastore(
+///     configuration: .success(.emulator(databaseID: database, host: "127.0.0.1", port: 8080)),
+///     databaseID: database, queue: queue)
 /// ```
 package final class GRPCDatastore: Datastore, @unchecked Sendable {
     package let databaseID: DatabaseID
@@ -36,7 +36,7 @@ package final class GRPCDatastore: Datastore, @unchecked Sendable {
         GRPCWatchStream(connection: connection, queue: queue, delegate: delegate)
     }
 
-    package func makeWriteStream(delegate: any WriteStreamDelegate) -> any Cairn.WriteStream {
+    package func makeWriteStream(delegate: any WriteStreamDelegate) -> any CairnCore.WriteStream {
         GRPCWriteStream(connection: connection, queue: queue, delegate: delegate)
     }
 

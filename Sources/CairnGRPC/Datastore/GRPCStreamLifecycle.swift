@@ -1,4 +1,4 @@
-import Cairn
+import CairnCore
 import CairnModel
 
 /// A bidirectional call (``ListenStream`` or ``WriteStream``) as ``GRPCStreamLifecycle`` drives it.

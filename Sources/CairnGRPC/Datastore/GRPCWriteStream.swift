@@ -1,11 +1,11 @@
-import Cairn
+import CairnCore
 import CairnModel
 
 /// The core's `WriteStream` over the gRPC ``WriteStream``: each ``start()`` opens a new call whose events reach
 /// the delegate on the core's queue. ``stop()`` ends the call without notifying the delegate: after a completed
 /// handshake it first sends the empty final write with the last stream token, as Firebase does. The lifecycle is
 /// ``GRPCStreamLifecycle``'s.
-final class GRPCWriteStream: Cairn.WriteStream, @unchecked Sendable {
+final class GRPCWriteStream: CairnCore.WriteStream, @unchecked Sendable {
     private let lifecycle: GRPCStreamLifecycle<CairnGRPC.WriteStream>
     private weak var delegate: (any WriteStreamDelegate)?
     /// Read and written on the queue only.

@@ -7,7 +7,8 @@ import Foundation
 /// Firebase's `mockUserToken`): the emulator accepts unsigned tokens and gives rules `request.auth.uid`.
 ///
 /// ```swift
-/// GRPCTransport.install(emulatorAuth: .user(uid: "alice"))   // rules see request.auth.uid == "alice"
+/// settings.datastoreProvider = GRPCDatastore.provider(
+///     authTokenProvider: nil, emulatorAuth: .user(uid: "alice"))   // rules see request.auth.uid == "alice"
 /// let configuration = FirestoreRPCConfiguration.emulator(
 ///     databaseID: database, host: "127.0.0.1", port: 8080, auth: .unauthenticated)   // request.auth == null
 /// ```

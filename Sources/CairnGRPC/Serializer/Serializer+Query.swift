@@ -1,4 +1,4 @@
-import Cairn
+import CairnCore
 import CairnModel
 import SwiftProtobuf
 

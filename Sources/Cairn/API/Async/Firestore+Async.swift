@@ -1,3 +1,4 @@
+import CairnCore
 import Foundation
 
 /// The `async` forms of ``Firestore``'s calls.

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Foundation
 
@@ -30,12 +31,16 @@ extension Firestore {
     /// call on this instance fails with `failedPrecondition`. `Firestore.firestore()` then returns a new instance.
     public func terminate(completion: ((Error?) -> Void)? = nil) {
         unregister()
-        guard let client = markTerminated() else {
+        guard let started = markTerminated() else {
             complete(completion, nil)
             return
         }
         let box = UncheckedSendable(completion)
-        client.terminate { error in self.complete(box.value, error) }
+        started.claim?.markTerminating()
+        started.client.terminate { error in
+            started.claim?.release()
+            self.complete(box.value, error)
+        }
     }
 
     /// Deletes the persistent cache (documents, pending writes, indexes). Only before the instance starts or
@@ -53,7 +58,7 @@ extension Firestore {
         DispatchQueue.global().async {
             var failure: FirestoreErrorCode?
             do throws(FirestoreErrorCode) {
-                try ClientBridgeFactory.clearPersistence(configuration)
+                try configuration.clearPersistence()
             } catch {
                 failure = error
             }
@@ -96,7 +101,7 @@ extension Firestore {
     /// queue; reports the start error instead when the client cannot start.
     func withClient(
         _ completion: ((Error?) -> Void)?,
-        _ call: (any ClientBridge, @escaping @Sendable (FirestoreErrorCode?) -> Void) -> Void
+        _ call: (FirestoreClient, @escaping @Sendable (FirestoreErrorCode?) -> Void) -> Void
     ) {
         switch client() {
         case .failure(let error):

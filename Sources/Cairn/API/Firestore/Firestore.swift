@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Dispatch
 import Foundation
@@ -23,7 +24,7 @@ public final class Firestore: @unchecked Sendable {
 
     private struct State {
         var settings: FirestoreSettings
-        var client: Result<any ClientBridge, FirestoreErrorCode>?
+        var client: Result<StartedClient, FirestoreErrorCode>?
         var terminated = false
         var indexManager: PersistentCacheIndexManager?
     }
@@ -155,12 +156,12 @@ public final class Firestore: @unchecked Sendable {
         "The client has already been terminated. Get a new instance with Firestore.firestore() to continue.")
 
     /// The client, started on first use with the settings frozen; or the error every call reports.
-    func client() -> Result<any ClientBridge, FirestoreErrorCode> {
+    func client() -> Result<FirestoreClient, FirestoreErrorCode> {
         state.withLock { state in
             if state.terminated { return .failure(Self.terminatedError) }
-            if let client = state.client { return client }
+            if let client = state.client { return client.map(\.client) }
             let settings = state.settings
-            let started: Result<any ClientBridge, FirestoreErrorCode>
+            let started: Result<StartedClient, FirestoreErrorCode>
             do throws(FirestoreErrorCode) {
                 if databaseID.projectID.isEmpty {
                     throw FirestoreErrorCode(
@@ -171,12 +172,12 @@ public final class Firestore: @unchecked Sendable {
                 try settings.validate()
                 let configuration = ClientConfiguration(
                     databaseID: databaseID, settings: settings, environment: environment)
-                started = .success(try ClientBridgeFactory.makeClient(configuration))
+                started = .success(try configuration.startClient())
             } catch {
                 started = .failure(error)
             }
             state.client = started
-            return started
+            return started.map(\.client)
         }
     }
 
@@ -190,7 +191,7 @@ public final class Firestore: @unchecked Sendable {
 
     /// Marks the instance terminated and returns its running client, if any (`nil` when already terminated, so
     /// that `terminate` is idempotent).
-    func markTerminated() -> (any ClientBridge)? {
+    func markTerminated() -> StartedClient? {
         state.withLock { state in
             if state.terminated { return nil }
             state.terminated = true
@@ -200,7 +201,7 @@ public final class Firestore: @unchecked Sendable {
     }
 
     /// The index manager of the started `client`, made on first use and the same object afterwards (as Firebase's).
-    func indexManager(of client: any ClientBridge) -> PersistentCacheIndexManager {
+    func indexManager(of client: FirestoreClient) -> PersistentCacheIndexManager {
         state.withLock { state in
             if let manager = state.indexManager { return manager }
             let manager = PersistentCacheIndexManager(client: client)
@@ -232,12 +233,4 @@ public final class Firestore: @unchecked Sendable {
         }
         deliver { completion(error) }
     }
-}
-
-/// Carries a value the library hands to exactly one other thread at a time (user callbacks, which Firebase's API
-/// does not require to be `Sendable`, moved onto the callback queue).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) { self.value = value }
 }

@@ -1,3 +1,5 @@
+import CairnCore
+
 /// Client-side index management of a persistent cache: turns automatic index creation on or off and deletes
 /// the indexes. `db.persistentCacheIndexManager` is `nil` for memory caches.
 ///
@@ -9,9 +11,9 @@
 /// An instance has one manager, returned each time; two managers are equal only when they are the same object, as
 /// with Firebase's `NSObject`.
 public final class PersistentCacheIndexManager: Sendable, Hashable {
-    private let client: any ClientBridge
+    private let client: FirestoreClient
 
-    init(client: any ClientBridge) {
+    init(client: FirestoreClient) {
         self.client = client
     }
 

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Synchronization
 
@@ -5,13 +6,13 @@ import Synchronization
 /// callback queue.
 ///
 /// ```swift
-/// let registration = db.addListener(query: query.state, options: ClientListenOptions()) { result in ... }
+/// let registration = db.addListener(query: query.state, options: ListenOptions()) { result in ... }
 /// db.listenOnce(query: query.state, options: getOptions) { result in ... }   // gets: the first event only
 /// ```
 extension Firestore {
     /// The query to run, checked as Firebase checks queries when they are executed, and the client.
     func prepareListen(_ query: Result<CairnModel.Query, FirestoreErrorCode>)
-        -> Result<(CairnModel.Query, any ClientBridge), FirestoreErrorCode>
+        -> Result<(CairnModel.Query, FirestoreClient), FirestoreErrorCode>
     {
         query.flatMap { query in
             do throws(ModelError) {
@@ -26,8 +27,8 @@ extension Firestore {
     /// Starts a listen whose events run `handler` on the callback queue until the registration is removed or an
     /// error (delivered once) ends it.
     func addListener(
-        query: Result<CairnModel.Query, FirestoreErrorCode>, options: ClientListenOptions,
-        handler: @escaping (Result<ViewSnapshotData, FirestoreErrorCode>) -> Void
+        query: Result<CairnModel.Query, FirestoreErrorCode>, options: ListenOptions,
+        handler: @escaping (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) -> SnapshotListenerRegistration {
         let registration = SnapshotListenerRegistration(firestore: self)
         let box = UncheckedSendable(handler)
@@ -45,10 +46,10 @@ extension Firestore {
     }
 
     /// Runs a listen for its first event only (Firebase's listen-once gets): `handler` runs once, on the
-    /// bridge's thread, and the listen is stopped.
+    /// client's worker queue, and the listen is stopped.
     func listenOnce(
-        query: Result<CairnModel.Query, FirestoreErrorCode>, options: ClientListenOptions,
-        handler: @escaping @Sendable (Result<ViewSnapshotData, FirestoreErrorCode>) -> Void
+        query: Result<CairnModel.Query, FirestoreErrorCode>, options: ListenOptions,
+        handler: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) {
         switch prepareListen(query) {
         case .failure(let error):
@@ -70,6 +71,6 @@ extension Firestore {
     }
 
     /// The options of a listen-once get: every change, and the server's answer when online.
-    static let getOptions = ClientListenOptions(
-        includeQueryMetadataChanges: true, includeDocumentMetadataChanges: true, waitForSyncWhenOnline: true)
+    static let getOptions = ListenOptions(
+        includeDocumentMetadataChanges: true, includeQueryMetadataChanges: true, waitForSyncWhenOnline: true)
 }

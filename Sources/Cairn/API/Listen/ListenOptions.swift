@@ -1,3 +1,5 @@
+import CairnCore
+
 /// Where a one-time read gets its answer.
 ///
 /// ```swift
@@ -9,18 +11,6 @@ public enum FirestoreSource: Int, Sendable, Hashable {
     /// The server only: fails with `unavailable` when the result can only come from the cache.
     case server
     /// The cache only: never touches the network.
-    case cache
-}
-
-/// Where a snapshot listener gets its data.
-///
-/// ```swift
-/// ref.addSnapshotListener(options: SnapshotListenOptions().withSource(.cache)) { snapshot, error in ... }
-/// ```
-public enum ListenSource: Int, Sendable, Hashable {
-    /// The server and the cache: the listener opens a watch on the server when online.
-    case `default`
-    /// The cache only: no watch is opened; the listener still sees local writes and data other listeners bring.
     case cache
 }
 
@@ -65,7 +55,7 @@ public final class SnapshotListenOptions: Sendable, Hashable {
         hasher.combine(source)
     }
 
-    var clientOptions: ClientListenOptions {
-        ClientListenOptions(includeMetadataChanges: includeMetadataChanges, source: source)
+    var clientOptions: ListenOptions {
+        .includingMetadataChanges(includeMetadataChanges, source: source)
     }
 }

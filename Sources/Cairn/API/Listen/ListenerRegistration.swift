@@ -1,3 +1,4 @@
+import CairnCore
 import Synchronization
 
 /// The handle of a snapshot listener: ``remove()`` stops it. After `remove()` returns, the listener is not
@@ -12,14 +13,14 @@ public protocol ListenerRegistration: AnyObject, Sendable {
     func remove()
 }
 
-/// A registration over a bridge listen, whose events pass through ``deliver(_:)`` onto the callback queue.
+/// A registration over a core listen, whose events pass through ``deliver(_:)`` onto the callback queue.
 final class SnapshotListenerRegistration: ListenerRegistration {
     private struct State {
         /// The user removed the registration: nothing more is delivered.
         var removed = false
         /// The listen ended with an error: nothing after that error is delivered.
         var finished = false
-        var handle: (any BridgeRegistration)?
+        var handle: ListenerHandle?
     }
 
     private let state = Mutex(State())
@@ -29,8 +30,8 @@ final class SnapshotListenerRegistration: ListenerRegistration {
         self.firestore = firestore
     }
 
-    /// Attaches the bridge's handle; removes it at once if the registration was removed meanwhile.
-    func attach(_ handle: any BridgeRegistration) {
+    /// Attaches the core's handle; removes it at once if the registration was removed meanwhile.
+    func attach(_ handle: ListenerHandle) {
         let removeNow = state.withLock { state in
             if state.removed || state.finished { return true }
             state.handle = handle
@@ -51,9 +52,9 @@ final class SnapshotListenerRegistration: ListenerRegistration {
     }
 
     /// Runs `event` on the callback queue unless the registration has been removed by then. A `final` event
-    /// (an error) ends the listen: the bridge's listen is stopped and later events are dropped.
+    /// (an error) ends the listen: the core's listen is stopped and later events are dropped.
     func deliver(final: Bool = false, _ event: @escaping () -> Void) {
-        let (accepted, handle) = state.withLock { state -> (Bool, (any BridgeRegistration)?) in
+        let (accepted, handle) = state.withLock { state -> (Bool, ListenerHandle?) in
             if state.finished || state.removed { return (false, nil) }
             guard final else { return (true, nil) }
             state.finished = true

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Foundation
 
@@ -19,7 +20,7 @@ extension Query {
     /// with `unavailable`; with `.cache`, the cached results (possibly none) are the answer.
     public func getDocuments(source: FirestoreSource, completion: @escaping (QuerySnapshot?, Error?) -> Void) {
         let box = UncheckedSendable(completion)
-        let deliver: @Sendable (Result<ViewSnapshotData, FirestoreErrorCode>) -> Void = { [self] result in
+        let deliver: @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void = { [self] result in
             firestore.deliver {
                 switch result {
                 case .success(let snapshot): box.value(QuerySnapshot(query: self, snapshot: snapshot), nil)

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Foundation
 
@@ -108,9 +109,8 @@ extension DocumentReference {
     }
 
     /// The document's snapshot within a view snapshot of its document query.
-    func snapshot(from view: ViewSnapshotData) -> DocumentSnapshot {
-        let document = try? key.get()
-        let found = view.documents.first { $0.key == document }
+    func snapshot(from view: ViewSnapshot) -> DocumentSnapshot {
+        let found = (try? key.get()).flatMap(view.documents.document)
         return DocumentSnapshot(
             reference: self, document: found,
             metadata: SnapshotMetadata(

@@ -1,3 +1,4 @@
+import CairnCore
 import Dispatch
 import Foundation
 
@@ -38,6 +39,19 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
         set { explicitCacheSettings = newValue }
     }
 
+    /// Returns the bearer token (an OAuth2 access token or a Firebase ID token, without the `Bearer ` prefix)
+    /// for the next call to Cloud Firestore over TLS, or nil to send none. Called before every RPC and stream
+    /// start; cache inside the provider. Unused for the emulator (no TLS), which sees the `owner` token.
+    public typealias AuthTokenProvider = @Sendable () async throws -> String?
+
+    /// Where the instance gets its bearer tokens for Cloud Firestore (Cairn; Firebase takes them from Firebase
+    /// Auth, which Cairn does not have). `nil`: no `authorization` header.
+    public var authTokenProvider: AuthTokenProvider?
+
+    /// The network of the instance's client: `nil` (the default) is gRPC to ``host``, with TLS as
+    /// ``isSSLEnabled`` says. Tests, the spec harness and offline-only programs pass their own datastore.
+    package var datastoreProvider: DatastoreProvider?
+
     private var explicitCacheSettings: (any LocalCacheSettings)?
     private var usesLegacyCacheFields = false
 
@@ -74,6 +88,8 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
         copy.cacheSizeBytes = cacheSizeBytes
         copy.usesLegacyCacheFields = usesLegacyCacheFields
         copy.explicitCacheSettings = explicitCacheSettings
+        copy.authTokenProvider = authTokenProvider
+        copy.datastoreProvider = datastoreProvider
         return copy
     }
 

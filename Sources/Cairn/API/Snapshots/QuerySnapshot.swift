@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Foundation
 
@@ -17,16 +18,16 @@ public final class QuerySnapshot: @unchecked Sendable, CustomStringConvertible {
     /// The query these are the results of.
     public let query: Query
     public let metadata: SnapshotMetadata
-    let snapshot: ViewSnapshotData
+    let snapshot: ViewSnapshot
 
-    init(query: Query, snapshot: ViewSnapshotData) {
+    init(query: Query, snapshot: ViewSnapshot) {
         self.query = query
         self.snapshot = snapshot
         self.metadata = SnapshotMetadata(hasPendingWrites: !snapshot.mutatedKeys.isEmpty, isFromCache: snapshot.isFromCache)
     }
 
     /// The documents, in query order.
-    public var documents: [QueryDocumentSnapshot] { snapshot.documents.map(documentSnapshot) }
+    public var documents: [QueryDocumentSnapshot] { snapshot.documents.documents.map(documentSnapshot) }
 
     /// The number of documents.
     public var count: Int { snapshot.documents.count }
@@ -77,57 +78,20 @@ public final class QuerySnapshot: @unchecked Sendable, CustomStringConvertible {
                 hasPendingWrites: snapshot.mutatedKeys.contains(document.key), isFromCache: snapshot.isFromCache))
     }
 
-    /// Firebase's `GenerateChangesFromSnapshot`: on the first snapshot every document is added at its position;
-    /// later, each change is applied in order to the previous documents (kept in query order) and the indexes
-    /// are the positions before and after it.
+    /// The core's changes with their indexes (``ViewSnapshot/indexedChanges(includeMetadataChanges:)``, where
+    /// Firebase's `GenerateChangesFromSnapshot` is).
     private func computeChanges(includeMetadataChanges: Bool) -> [DocumentChange] {
-        if snapshot.oldDocuments.isEmpty {
-            return snapshot.documentChanges.enumerated().map { index, change in
-                DocumentChange(
-                    type: .added, document: documentSnapshot(change.document), oldIndex: DocumentChange.notFound,
-                    newIndex: UInt(index))
-            }
-        }
-        var tracker = snapshot.oldDocuments
-        var changes: [DocumentChange] = []
-        for change in snapshot.documentChanges {
-            if !includeMetadataChanges && change.kind == .metadata { continue }
-            var oldIndex = DocumentChange.notFound
-            var newIndex = DocumentChange.notFound
-            if change.kind != .added, let index = tracker.firstIndex(where: { $0.key == change.document.key }) {
-                oldIndex = UInt(index)
-                tracker.remove(at: index)
-            }
-            if change.kind != .removed {
-                let position = insertionIndex(of: change.document, in: tracker)
-                tracker.insert(change.document, at: position)
-                newIndex = UInt(position)
-            }
+        snapshot.indexedChanges(includeMetadataChanges: includeMetadataChanges).map { change in
             let type: DocumentChangeType =
                 switch change.kind {
                 case .added: .added
                 case .removed: .removed
-                case .modified, .metadata: .modified
+                case .modified: .modified
                 }
-            changes.append(
-                DocumentChange(type: type, document: documentSnapshot(change.document), oldIndex: oldIndex, newIndex: newIndex))
+            return DocumentChange(
+                type: type, document: documentSnapshot(change.document),
+                oldIndex: change.oldIndex < 0 ? DocumentChange.notFound : UInt(change.oldIndex),
+                newIndex: change.newIndex < 0 ? DocumentChange.notFound : UInt(change.newIndex))
         }
-        return changes
-    }
-
-    /// Where `document` goes among `documents` (in query order).
-    private func insertionIndex(of document: CairnModel.Document, in documents: [CairnModel.Document]) -> Int {
-        let query = snapshot.query
-        var low = 0
-        var high = documents.count
-        while low < high {
-            let middle = (low + high) / 2
-            if query.compareDocuments(documents[middle], document) < 0 {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return low
     }
 }

@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Dispatch
 import Foundation
@@ -38,7 +39,7 @@ extension Firestore {
             deliver { completionBox.value(nil, error) }
             return
         }
-        let client: any ClientBridge
+        let client: FirestoreClient
         switch self.client() {
         case .failure(let error):
             deliver { completionBox.value(nil, error) }

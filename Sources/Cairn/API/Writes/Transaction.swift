@@ -1,3 +1,4 @@
+import CairnCore
 import CairnModel
 import Dispatch
 import Foundation
@@ -29,11 +30,11 @@ public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 /// `invalidArgument`, which is not retried.
 public final class Transaction: @unchecked Sendable {
     private let firestore: Firestore
-    private let context: any TransactionContext
+    private let context: OffQueueTransaction
     /// The first invalid write of this attempt.
     private let writeError = Mutex<FirestoreErrorCode?>(nil)
 
-    init(firestore: Firestore, context: any TransactionContext) {
+    init(firestore: Firestore, context: OffQueueTransaction) {
         self.firestore = firestore
         self.context = context
     }

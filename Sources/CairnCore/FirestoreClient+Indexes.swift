@@ -1,0 +1,53 @@
+import CairnModel
+import Foundation
+import LocalStore
+
+/// Client-side field indexes (Firebase's `FirestoreClient::ConfigureFieldIndexes` and its `IndexBackfiller`
+/// timer): the configuration goes to the cache, and a timer indexes the cached documents in small runs.
+///
+/// ```swift
+/// client.setIndexConfiguration(json: #"{"indexes": [], "fieldOverrides": []}"#) { error in ... }
+/// ```
+extension FirestoreClient {
+    /// Firebase waits 15 s, then indexes 50 documents a minute, because its index entries persist. Cairn
+    /// rebuilds index entries from the documents after every open (Docs/LocalStore.md §8), so it starts after
+    /// 1 s and, while a run finds a full batch of work, runs again after ``busyBackfillDelay``: 1,000 documents
+    /// cost about 30 ms (measured), so the queue stays responsive and 100k documents are indexed in seconds.
+    package static let initialBackfillDelay: TimeInterval = 1
+    package static let busyBackfillDelay: TimeInterval = 0.05
+    package static let regularBackfillDelay: TimeInterval = 60
+    package static let backfillDocumentsPerRun = 1_000
+
+    /// Replaces the field-index configuration with the `firestore:indexes` JSON of the Firebase CLI; new
+    /// indexes serve queries once the backfill timer has indexed the cache. Fails with `invalidArgument`
+    /// naming the problem for malformed JSON.
+    package func setIndexConfiguration(json: String, completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        run({ [self] in try configureIndexes(json) }, completion: { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        })
+    }
+
+    /// Turns the automatic creation of client-side indexes on or off.
+    package func setIndexAutoCreationEnabled(_ enabled: Bool) {
+        run({ [self] in try localStore.setIndexAutoCreationEnabled(enabled) }, completion: { _ in })
+    }
+
+    /// Deletes every client-side field index, configured or created automatically.
+    package func deleteAllFieldIndexes() {
+        run({ [self] in try localStore.deleteAllFieldIndexes() }, completion: { _ in })
+    }
+
+    private func configureIndexes(_ json: String) throws {
+        do {
+            try localStore.setIndexConfiguration(json: json)
+        } catch let error as LocalStoreError where error.code == .invalidArgument {
+            throw FirestoreErrorCode(.invalidArgument, error.message)
+        }
+    }
+
+    /// One backfill run: indexes up to ``backfillDocumentsPerRun`` documents; returns how many.
+    @discardableResult
+    package func backfillIndexes() throws -> Int {
+        try localStore.backfillIndexes(maxDocuments: Self.backfillDocumentsPerRun)
+    }
+}

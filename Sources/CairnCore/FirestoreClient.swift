@@ -1,0 +1,278 @@
+import CairnModel
+import Dispatch
+import Foundation
+import LocalStore
+import Synchronization
+
+/// The client core behind the public API (Firebase's `core::FirestoreClient`): it owns the worker queue, the
+/// cache, the remote store, the sync engine and the event manager, and runs every operation on the queue.
+/// Callbacks run on `callbackQueue` when one is given, else on the worker queue.
+///
+/// ```swift
+/// let client = try FirestoreClient(datastore: datastore, persistence: .memory)
+/// let handle = client.listen(query: query, options: ListenOptions()) { result in ... }
+/// client.write(mutations: [.delete(key)]) { error in ... }
+/// handle.remove()
+/// client.terminate { _ in }
+/// ```
+package final class FirestoreClient: @unchecked Sendable {
+    /// Where the cache lives.
+    package enum Persistence: Sendable {
+        /// In memory only, lost when the client stops; a document leaves as soon as nothing uses it.
+        case memory
+        /// In memory only, with least-recently-used garbage collection keeping it under `cacheSizeBytes`.
+        case memoryLRU(cacheSizeBytes: Int64)
+        /// A persistent cache in `directory`; garbage collection keeps it under `cacheSizeBytes`
+        /// (`LocalStore.cacheSizeUnlimited` turns collection off). A cache found damaged is recovered
+        /// (`recoversDamage`) or reported as `dataLoss` (FirestoreClient+DamagedCache.swift).
+        case disk(directory: String, cacheSizeBytes: Int64, recoversDamage: Bool = true)
+    }
+
+    /// Firebase's `kInitialGCDelay` and `kRegularGCDelay`.
+    package static let initialGarbageCollectionDelay: TimeInterval = 60
+    package static let regularGarbageCollectionDelay: TimeInterval = 5 * 60
+
+    package let queue: AsyncQueue
+    private let callbackQueue: DispatchQueue?
+    private let persistence: Persistence
+    package let localStore: LocalStore
+    package let remoteStore: RemoteStore
+    package let syncEngine: SyncEngine
+    package let eventManager: EventManager
+    private var garbageCollection: DelayedOperation?
+    private var indexBackfill: DelayedOperation?
+    package private(set) var isTerminated = false
+
+    /// Opens the cache and starts the remote store, on `queue` (a new serial queue by default).
+    ///
+    /// - Throws: the cache's error as a ``FirestoreErrorCode`` when the persistent cache cannot be opened.
+    package init(
+        datastore: any Datastore, persistence: Persistence, user: User = .unauthenticated,
+        queue: AsyncQueue = AsyncQueue(label: "cairn.worker"), callbackQueue: DispatchQueue? = nil
+    ) throws {
+        self.queue = queue
+        self.callbackQueue = callbackQueue
+        self.persistence = persistence
+        do {
+            switch persistence {
+            case .memory: localStore = LocalStore.inMemory()
+            case .memoryLRU(let size): localStore = LocalStore.inMemory(garbageCollector: .lru(thresholdBytes: size))
+            case .disk(let directory, _, let recoversDamage):
+                localStore = try Self.openPersistentCache(at: directory, recoversDamage: recoversDamage)
+            }
+            if user != .unauthenticated { try localStore.switchUser(to: user.localStoreID) }
+        } catch {
+            throw FirestoreErrorCode.fromCache(error)
+        }
+        remoteStore = RemoteStore(localStore: localStore, datastore: datastore, queue: queue)
+        syncEngine = SyncEngine(localStore: localStore, remoteStore: remoteStore, user: user)
+        eventManager = EventManager(source: syncEngine)
+        syncEngine.callback = eventManager
+        remoteStore.syncer = syncEngine
+        let remoteStore = remoteStore
+        queue.enqueue { [self] in
+            remoteStore.start()
+            scheduleGarbageCollection(after: Self.initialGarbageCollectionDelay)
+            scheduleIndexBackfill(after: Self.initialBackfillDelay)
+        }
+    }
+
+    // MARK: Listening
+
+    /// Listens to `query`; `listener` receives each snapshot (or the error that ends the listen) until the handle
+    /// is removed.
+    @discardableResult
+    package func listen(
+        query: Query, options: ListenOptions,
+        listener: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
+    ) -> ListenerHandle {
+        let queryListener = QueryListener(query: query, options: options) { [weak self] result in
+            self?.deliver { listener(result) }
+        }
+        queue.enqueue { [self] in
+            guard !isTerminated else { return }
+            do {
+                try eventManager.addQueryListener(queryListener)
+            } catch {
+                queryListener.onError(FirestoreErrorCode.fromCache(error))
+            }
+        }
+        return ListenerHandle { [weak self] in
+            guard let self else { return }
+            queue.enqueue { [self] in
+                guard !isTerminated else { return }
+                try? eventManager.removeQueryListener(queryListener)
+            }
+        }
+    }
+
+    /// Calls `listener` now and after every set of snapshot events one change caused.
+    @discardableResult
+    package func addSnapshotsInSyncListener(_ listener: @escaping @Sendable () -> Void) -> ListenerHandle {
+        let id = Mutex<Int?>(nil)
+        queue.enqueue { [self] in
+            guard !isTerminated else { return }
+            let registered = eventManager.addSnapshotsInSyncListener { [weak self] in self?.deliver(listener) }
+            id.withLock { $0 = registered }
+        }
+        return ListenerHandle { [weak self] in
+            guard let self else { return }
+            queue.enqueue { [self] in
+                if let registered = id.withLock({ $0 }) { eventManager.removeSnapshotsInSyncListener(registered) }
+            }
+        }
+    }
+
+    // MARK: Writes and network
+
+    /// Writes `mutations` as one atomic batch. The views show it at once; `completion` runs when the server
+    /// acknowledges (nil) or rejects (the error) it — not while offline.
+    package func write(mutations: [Mutation], completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
+            syncEngine.writeMutations(mutations) { [weak self] error in self?.deliver { completion(error) } }
+        }
+    }
+
+    /// Calls `completion` once every write pending now is acknowledged or rejected; fails with `cancelled` when
+    /// the user changes first.
+    package func waitForPendingWrites(completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
+            syncEngine.registerPendingWritesCallback { [weak self] error in self?.deliver { completion(error) } }
+        }
+    }
+
+    /// Reconnects: the streams restart, queued writes flow, listeners settle on the server's state.
+    package func enableNetwork(completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
+            remoteStore.enableNetwork()
+            deliver { completion(nil) }
+        }
+    }
+
+    /// Goes offline: listeners and gets answer from the cache (`isFromCache` true), writes queue.
+    package func disableNetwork(completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
+            remoteStore.disableNetwork()
+            deliver { completion(nil) }
+        }
+    }
+
+    /// Switches the signed-in user: the views show that user's pending writes and the write stream sends them.
+    package func changeUser(_ user: User) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return }
+            syncEngine.handleCredentialChange(user)
+        }
+    }
+
+    /// Loads a data bundle (built by a server SDK): its documents enter the cache and the listeners' views, and
+    /// its named queries become available to ``namedQuery(_:completion:)``. Fails with `invalidArgument` for a
+    /// malformed bundle.
+    package func loadBundle(_ text: String, completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        let databaseID = remoteStore.datastore.databaseID
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
+            do {
+                try syncEngine.loadBundle(try LoadedBundle(parsing: text, databaseID: databaseID))
+                deliver { completion(nil) }
+            } catch {
+                deliver { completion(FirestoreErrorCode.fromCache(error)) }
+            }
+        }
+    }
+
+    /// The query a loaded bundle saved under `name`, or nil.
+    package func namedQuery(_ name: String, completion: @escaping @Sendable (Query?) -> Void) {
+        queue.enqueue { [self] in
+            let query = isTerminated ? nil : syncEngine.namedQuery(name)?.query
+            deliver { completion(query) }
+        }
+    }
+
+    /// Stops the client: timers, streams and the cache. Pending writes stay in a persistent cache's outbox and
+    /// are sent by the next client.
+    package func terminate(completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(nil) } }
+            isTerminated = true
+            garbageCollection?.cancel()
+            indexBackfill?.cancel()
+            remoteStore.shutdown()
+            do {
+                try localStore.close()
+                deliver { completion(nil) }
+            } catch {
+                deliver { completion(FirestoreErrorCode.fromCache(error)) }
+            }
+        }
+    }
+
+    package static let terminatedError = FirestoreErrorCode(
+        .failedPrecondition, "The client has already been terminated. Create a new Firestore instance to continue.")
+
+    /// Runs `body` on the worker queue and hands its result to `completion` (for reads of the cache).
+    package func run<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T, completion: @escaping @Sendable (Result<T, FirestoreErrorCode>) -> Void
+    ) {
+        queue.enqueue { [self] in
+            guard !isTerminated else { return deliver { completion(.failure(Self.terminatedError)) } }
+            let result: Result<T, FirestoreErrorCode>
+            do {
+                result = .success(try body())
+            } catch {
+                result = .failure(FirestoreErrorCode.fromCache(error))
+            }
+            deliver { completion(result) }
+        }
+    }
+
+    package func deliver(_ callback: @escaping @Sendable () -> Void) {
+        if let callbackQueue { callbackQueue.async(execute: callback) } else { callback() }
+    }
+
+    /// Runs the index backfill: again after ``busyBackfillDelay`` while a run indexed a full batch, else every
+    /// ``regularBackfillDelay``; a failed run is retried at the regular time.
+    private func scheduleIndexBackfill(after delay: TimeInterval) {
+        indexBackfill = queue.enqueueAfter(delay: delay, timerID: .indexBackfill) { [weak self] in
+            guard let self, !isTerminated else { return }
+            let indexed = (try? backfillIndexes()) ?? 0
+            let busy = indexed >= Self.backfillDocumentsPerRun
+            scheduleIndexBackfill(after: busy ? Self.busyBackfillDelay : Self.regularBackfillDelay)
+        }
+    }
+
+    private func scheduleGarbageCollection(after delay: TimeInterval) {
+        let cacheSizeBytes: Int64
+        switch persistence {
+        case .memory: return
+        case .memoryLRU(let size), .disk(_, let size, _): cacheSizeBytes = size
+        }
+        guard cacheSizeBytes != LocalStore.cacheSizeUnlimited else { return }
+        garbageCollection = queue.enqueueAfter(delay: delay, timerID: .garbageCollection) { [weak self] in
+            guard let self, !isTerminated else { return }
+            _ = try? localStore.collectGarbage(threshold: cacheSizeBytes)
+            scheduleGarbageCollection(after: Self.regularGarbageCollectionDelay)
+        }
+    }
+}
+
+/// Removes a listener registered with the client (Firebase's `ListenerRegistration`). Removing twice is harmless.
+package final class ListenerHandle: @unchecked Sendable {
+    private let removal: Mutex<(@Sendable () -> Void)?>
+
+    package init(_ remove: @escaping @Sendable () -> Void) {
+        removal = Mutex(remove)
+    }
+
+    package func remove() {
+        let remove = removal.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        remove?()
+    }
+}

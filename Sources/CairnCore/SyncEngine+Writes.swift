@@ -1,0 +1,107 @@
+import CairnModel
+import Foundation
+import LocalStore
+
+/// The write pipeline's side in the sync engine (Firebase's `SyncEngine::WriteMutations`,
+/// `HandleSuccessfulWrite`, `HandleRejectedWrite`, `RegisterPendingWritesCallback`): a write goes to the outbox
+/// and the views at once, its completion waits for the server.
+extension SyncEngine {
+    /// Writes `mutations` as one batch: into the cache's outbox, into every view (as pending writes), then to
+    /// the write stream when the network allows. `completion` runs when the server acknowledges (nil) or
+    /// rejects (the error) the batch, or at once with the error when the cache refuses it.
+    package func writeMutations(_ mutations: [Mutation], completion: @escaping (FirestoreErrorCode?) -> Void) {
+        let written: (batchID: Int, changed: [DocumentKey: Document?])
+        do {
+            written = try localStore.writeLocally(mutations, localWriteTime: Self.now())
+        } catch let error as LocalStoreError where error.code == .invalidArgument {
+            completion(FirestoreErrorCode(.invalidArgument, error.message))
+            return
+        } catch {
+            completion(FirestoreErrorCode.fromCache(error))
+            return
+        }
+        writeCallbacks[currentUser, default: [:]][written.batchID] = completion
+        do {
+            try emitNewSnapshots(written.changed, remoteEvent: nil)
+        } catch {
+            reportInternal(error)
+        }
+        remoteStore.fillWritePipeline()
+    }
+
+    package func applySuccessfulWrite(_ result: MutationBatchResult) {
+        let batchID = result.batch.batchID
+        // The completion runs before the events: the acknowledgement may or may not change the views yet
+        // (the watch stream may be behind), so callbacks consistently come first.
+        notifyUser(batchID: batchID, error: nil)
+        triggerPendingWritesCallbacks(batchID: batchID)
+        do {
+            let changed = try localStore.acknowledgeBatch(result)
+            try emitNewSnapshots(changed, remoteEvent: nil)
+        } catch {
+            reportInternal(error)
+        }
+    }
+
+    package func rejectFailedWrite(batchID: Int, error: FirestoreErrorCode) {
+        do {
+            let changed = try localStore.rejectBatch(batchID)
+            notifyUser(batchID: batchID, error: error)
+            triggerPendingWritesCallbacks(batchID: batchID)
+            try emitNewSnapshots(changed, remoteEvent: nil)
+        } catch let failure {
+            reportInternal(failure)
+        }
+    }
+
+    /// Calls `callback` once every write pending now has been acknowledged or rejected (at once when there is
+    /// none); a user change fails it with `cancelled`.
+    package func registerPendingWritesCallback(_ callback: @escaping (FirestoreErrorCode?) -> Void) {
+        guard let highest = localStore.highestUnacknowledgedBatchID else {
+            callback(nil)
+            return
+        }
+        pendingWritesCallbacks[highest, default: []].append(callback)
+    }
+
+    package func failPendingWritesCallbacks() {
+        let callbacks = pendingWritesCallbacks.values.flatMap { $0 }
+        pendingWritesCallbacks = [:]
+        let error = FirestoreErrorCode(.cancelled, "'waitForPendingWrites' task is cancelled due to User change.")
+        for callback in callbacks { callback(error) }
+    }
+
+    private func notifyUser(batchID: Int, error: FirestoreErrorCode?) {
+        guard let callback = writeCallbacks[currentUser]?.removeValue(forKey: batchID) else { return }
+        callback(error)
+    }
+
+    private func triggerPendingWritesCallbacks(batchID: Int) {
+        guard let callbacks = pendingWritesCallbacks.removeValue(forKey: batchID) else { return }
+        for callback in callbacks { callback(nil) }
+    }
+
+    /// Switches the user: pending-writes callbacks fail, the views show the new user's pending writes
+    /// (Firebase's `HandleCredentialChange`).
+    package func handleCredentialChange(_ user: User) {
+        let changed = user != currentUser
+        currentUser = user
+        if changed {
+            failPendingWritesCallbacks()
+            do {
+                let views = try localStore.switchUser(to: user.localStoreID)
+                try emitNewSnapshots(views, remoteEvent: nil)
+            } catch {
+                reportInternal(error)
+            }
+        }
+        remoteStore.handleCredentialChange()
+    }
+
+    /// The local write time of a batch: now, as a Firestore timestamp.
+    package static func now() -> Timestamp {
+        let interval = Date().timeIntervalSince1970
+        let seconds = interval.rounded(.down)
+        return Timestamp(seconds: Int64(seconds), nanoseconds: Int32((interval - seconds) * 1e9))
+    }
+}

@@ -1,0 +1,131 @@
+import CairnCoreTestSupport
+import CairnCore
+import CairnModel
+import Foundation
+import Testing
+
+@testable import Cairn
+
+@Suite("API Codable: Firestore.Encoder, Firestore.Decoder and the property wrappers")
+struct APICodableTests {
+    struct Address: Codable, Equatable {
+        var city: String
+        var zip: Int?
+    }
+
+    struct Person: Codable, Equatable {
+        @DocumentID var id: String?
+        var name: String
+        var age: Int
+        var height: Double
+        var member: Bool
+        var tags: [String]
+        var address: Address
+        var born: Date
+        var seen: Cairn.Timestamp
+        var home: Cairn.GeoPoint
+        var avatar: Data
+        @ServerTimestamp var updated: Cairn.Timestamp?
+        @ExplicitNull var nickname: String?
+        var note: String?
+    }
+
+    private func sample() -> Person {
+        Person(
+            id: "ignored", name: "Ada", age: 36, height: 1.65, member: true, tags: ["math", "poetry"],
+            address: Address(city: "London", zip: nil), born: Date(timeIntervalSince1970: 100),
+            seen: Cairn.Timestamp(seconds: 5, nanoseconds: 6), home: Cairn.GeoPoint(latitude: 51.5, longitude: -0.1),
+            avatar: Data([7, 8]), updated: nil, nickname: nil, note: nil)
+    }
+
+    @Test("Encoding: Firestore types pass through, nil optionals are left out, wrappers write what Firebase writes")
+    func encoding() throws {
+        let fields = try Firestore.Encoder().encode(sample())
+        #expect(fields["id"] == nil)
+        #expect(fields["note"] == nil)
+        #expect(fields["nickname"] is NSNull)
+        #expect(fields["updated"] is FieldValue)
+        #expect(fields["born"] as? Cairn.Timestamp == Cairn.Timestamp(seconds: 100, nanoseconds: 0))
+        #expect(fields["seen"] as? Cairn.Timestamp == Cairn.Timestamp(seconds: 5, nanoseconds: 6))
+        #expect(fields["avatar"] as? Data == Data([7, 8]))
+        #expect((fields["address"] as? [String: Any])?["city"] as? String == "London")
+        #expect((fields["address"] as? [String: Any])?.keys.contains("zip") == false)
+        #expect(fields["tags"] as? [String] == ["math", "poetry"])
+        #expect(throws: EncodingError.self) { try Firestore.Encoder().encode([1, 2]) }
+    }
+
+    @Test("setData(from:) writes the encoded document, the server timestamp as a transform")
+    func setDataFrom() async throws {
+        let env = APITestEnvironment()
+        try env.db.document("people/ada").setData(from: sample())
+        let mutation = try #require(try await env.writes().last?.first)
+        guard case .set(let value) = mutation.kind else {
+            Issue.record("setData(from:) is not a set")
+            return
+        }
+        #expect(value.fields["name"] == .string("Ada"))
+        #expect(value.fields["age"] == .integer(36))
+        #expect(value.fields["nickname"] == .null)
+        #expect(mutation.fieldTransforms.map(\.field) == [CairnModel.FieldPath(segments: ["updated"])])
+        let added = try env.db.collection("people").addDocument(from: Address(city: "Paris", zip: 75))
+        #expect(try await env.writes().last?.first?.key.documentID == added.documentID)
+    }
+
+    @Test("Decoding a snapshot round-trips the value, fills @DocumentID and reads pending server timestamps")
+    func decoding() throws {
+        let env = APITestEnvironment()
+        let reference = env.db.document("people/ada")
+        var original = sample()
+        original.note = "n"
+        let fields = try Firestore.Encoder().encode(original)
+        let stored = try UserDataReader.document(fields).compactMapValues { value -> Value? in
+            if case .value(let plain) = value { return plain }
+            if case .map = value { return try? MutationBuilder(databaseID: env.db.databaseID).queryValue(value) }
+            if case .array = value { return try? MutationBuilder(databaseID: env.db.databaseID).queryValue(value) }
+            return nil
+        }
+        var data = stored
+        data["updated"] = .serverTimestamp(localWriteTime: CairnModel.Timestamp(seconds: 9, nanoseconds: 0), previous: nil)
+        let snapshot = DocumentSnapshot(
+            reference: reference, document: fakeDocument("people/ada", data),
+            metadata: SnapshotMetadata(hasPendingWrites: true, isFromCache: true))
+        let decoded = try snapshot.data(as: Person.self)
+        var expected = original
+        expected.id = "ada"
+        #expect(decoded == expected)
+        let estimated = try snapshot.data(as: Person.self, with: .estimate)
+        #expect(estimated.updated == Cairn.Timestamp(seconds: 9, nanoseconds: 0))
+        let missing = DocumentSnapshot(reference: reference, document: nil, metadata: SnapshotMetadata(hasPendingWrites: false, isFromCache: true))
+        #expect(throws: DecodingError.self) { try missing.data(as: Person.self) }
+    }
+
+    @Test("Numbers decode only into types that hold them exactly; booleans never decode as numbers")
+    func numberDecoding() throws {
+        let decoder = Firestore.Decoder()
+        #expect(try decoder.decode(Int8.self, from: NSNumber(value: 100)) == 100)
+        #expect(throws: DecodingError.self) { try decoder.decode(Int8.self, from: NSNumber(value: 300)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(Int.self, from: NSNumber(value: 1.5)) }
+        #expect(try decoder.decode(Int.self, from: NSNumber(value: 2.0)) == 2)
+        #expect(throws: DecodingError.self) { try decoder.decode(Int.self, from: NSNumber(value: true)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(Bool.self, from: NSNumber(value: 1)) }
+        #expect(try decoder.decode(Double.self, from: NSNumber(value: 3)) == 3)
+        #expect(throws: DecodingError.self) { try decoder.decode(String.self, from: NSNumber(value: 3)) }
+    }
+
+    @Test("getDocument(as:) decodes the document read, or reports the read's error")
+    func getDocumentAs() async throws {
+        let env = APITestEnvironment()
+        let reference = env.db.document("addresses/home")
+        let results = Recorder<Result<Address, Error>>()
+        try await env.db.disableNetwork()  // the read answers from the cache, where the write is
+        reference.setData(["city": "Oslo", "zip": 150], completion: nil)
+        reference.getDocument(as: Address.self) { results.append($0) }
+        try await eventually { results.values.count == 1 }
+        try await env.db.terminate()
+        reference.getDocument(as: Address.self) { results.append($0) }
+        try await eventually { results.values.count == 2 }
+        #expect(try results.values.first?.get() == Address(city: "Oslo", zip: 150))
+        #expect(throws: FirestoreErrorCode.self) { try results.values.last?.get() }
+        #expect(results.values.count == 2)
+    }
+}
