@@ -11,7 +11,7 @@ let package = Package(
     products: [
         // The storage engine on its own, with its documented API (README: Using the engine).
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
-        // Firebase's API. CairnModel, LocalStore and CairnTestSupport are internals of this package, not products.
+        // Firebase's API. CairnModel, CairnLocalStore, CairnCore, CairnDatabaseCore and CairnTestSupport are internals of this package, not products.
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
         .executable(name: "cairn", targets: ["cairn"]),
@@ -49,13 +49,13 @@ let package = Package(
         // The Firestore data model: values and their order, paths, documents, mutations, queries, codecs.
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
-        .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
+        .target(name: "CairnLocalStore", dependencies: ["CairnModel", "SegmentLog"]),
         // The client core (Firebase's `core/` and `remote/`): FirestoreClient, View, QueryListener, EventManager,
         // SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol, AsyncQueue, bundles. Internals
         // are `package`; public are only the API types the core reports with (FirestoreErrorCode, ListenSource).
         .target(
             name: "CairnCore",
-            dependencies: ["CairnModel", "LocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CairnModel", "CairnLocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
         // CairnModel <-> proto serializer, the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery) and
@@ -65,7 +65,7 @@ let package = Package(
             dependencies: [
                 "CairnCore",
                 "CairnModel",
-                "LocalStore",
+                "CairnLocalStore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
@@ -75,7 +75,7 @@ let package = Package(
         ),
         // The public API, mirroring Firebase's Apple SDK: it calls the core directly, and each Firestore instance
         // talks gRPC (CairnGRPC) unless its settings inject another datastore.
-        .target(name: "Cairn", dependencies: ["CairnCore", "CairnGRPC", "CairnModel", "LocalStore", "SegmentLog"]),
+        .target(name: "Cairn", dependencies: ["CairnCore", "CairnGRPC", "CairnModel", "CairnLocalStore", "SegmentLog"]),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
         // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
         // Firestore emulator launcher.
@@ -94,7 +94,7 @@ let package = Package(
                 "CairnGRPC",
                 "SegmentLog",
                 "CairnModel",
-                "LocalStore",
+                "CairnLocalStore",
                 "CairnTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -108,7 +108,7 @@ let package = Package(
                 "CairnCore",
                 "SegmentLog",
                 "CairnModel",
-                "LocalStore",
+                "CairnLocalStore",
                 "CairnTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -120,31 +120,31 @@ let package = Package(
             dependencies: ["CairnModel", "CairnTestSupport"]
         ),
         .testTarget(
-            name: "LocalStoreTests",
-            dependencies: ["LocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"]
+            name: "CairnLocalStoreTests",
+            dependencies: ["CairnLocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"]
         ),
         // Scripted datastores for the tests that drive the real core (not a product).
         .target(
             name: "CairnCoreTestSupport",
-            dependencies: ["CairnCore", "CairnModel", "LocalStore"],
+            dependencies: ["CairnCore", "CairnModel", "CairnLocalStore"],
             path: "Tests/CairnCoreTestSupport"
         ),
         // The public API over the real core and a scripted datastore.
         .testTarget(
             name: "CairnAPITests",
-            dependencies: ["Cairn", "CairnCore", "CairnModel", "LocalStore", "CairnCoreTestSupport", "CairnTestSupport"]
+            dependencies: ["Cairn", "CairnCore", "CairnModel", "CairnLocalStore", "CairnCoreTestSupport", "CairnTestSupport"]
         ),
         // The client core: View, QueryListener, SyncEngine, RemoteStore, WatchChangeAggregator, AsyncQueue, ...
         .testTarget(
             name: "CairnCoreTests",
-            dependencies: ["CairnCore", "CairnModel", "LocalStore", "CairnCoreTestSupport", "CairnTestSupport"]
+            dependencies: ["CairnCore", "CairnModel", "CairnLocalStore", "CairnCoreTestSupport", "CairnTestSupport"]
         ),
         // Programs written against `import Cairn`, offline and with persistent caches; the emulator test needs
         // only `import Cairn` to sync.
         .testTarget(
             name: "CairnEndToEndTests",
             dependencies: [
-                "Cairn", "CairnCore", "CairnModel", "LocalStore", "SegmentLog", "CairnCoreTestSupport",
+                "Cairn", "CairnCore", "CairnModel", "CairnLocalStore", "SegmentLog", "CairnCoreTestSupport",
                 "CairnTestSupport",
             ]
         ),
@@ -152,13 +152,13 @@ let package = Package(
         // core with a scripted Datastore.
         .testTarget(
             name: "FirestoreSpecTests",
-            dependencies: ["CairnCore", "CairnModel", "LocalStore", "SegmentLog", "CairnTestSupport"],
+            dependencies: ["CairnCore", "CairnModel", "CairnLocalStore", "SegmentLog", "CairnTestSupport"],
             exclude: ["README.md"]
         ),
         // Runs the cairn tool's commands on caches the tests build (golden outputs, exit codes, read-only checks).
         .testTarget(
             name: "CairnToolTests",
-            dependencies: ["LocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"],
+            dependencies: ["CairnLocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"],
             // Golden outputs, read from the source tree by path (CAIRN_UPDATE_GOLDEN=1 rewrites them).
             exclude: ["Golden"]
         ),

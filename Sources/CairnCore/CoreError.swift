@@ -1,4 +1,4 @@
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 
 extension FirestoreErrorCode {

@@ -1,4 +1,4 @@
-import LocalStore
+import CairnLocalStore
 
 /// Opening the persistent cache so that damage never leaves the app stuck (``DamagedCacheRecovery``): by
 /// default a damaged cache is moved aside, salvaged into a fresh one (pending writes included) and the

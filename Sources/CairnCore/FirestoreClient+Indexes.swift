@@ -1,6 +1,6 @@
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// Client-side field indexes (Firebase's `FirestoreClient::ConfigureFieldIndexes` and its `IndexBackfiller`
 /// timer): the configuration goes to the cache, and a timer indexes the cached documents in small runs.

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// A query answered by the local cache alone (Firebase's `FirestoreClient::GetDocumentsFromLocalCache`): the
 /// public API's `getDocuments(source: .cache)`. The API applies the other `Source` rules itself, over a listen.

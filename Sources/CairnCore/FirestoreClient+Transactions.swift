@@ -1,6 +1,6 @@
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// Read-write transactions with retries (Firebase's `TransactionRunner`): the update function runs against a
 /// fresh ``Transaction``; a commit that fails with a retryable error (`aborted`, `alreadyExists`,

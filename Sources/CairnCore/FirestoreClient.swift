@@ -1,7 +1,7 @@
 import CairnModel
 import Dispatch
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Synchronization
 
 /// The client core behind the public API (Firebase's `core::FirestoreClient`): it owns the worker queue, the

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// Loading data bundles (Firebase's `SyncEngine::LoadBundle` with `LocalStore::ApplyBundledDocuments` and
 /// `SaveNamedQuery`): the bundle's documents enter the cache as server data (newer versions only), held by an

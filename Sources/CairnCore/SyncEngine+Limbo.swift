@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The bookkeeping of documents in limbo (Firebase's `SyncEngine` limbo maps and `ReferenceSet`): which views
 /// hold which limbo documents, the resolutions waiting for a slot, and the active ones with their targets.

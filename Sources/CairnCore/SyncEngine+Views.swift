@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// Recomputing the views after changes (Firebase's `SyncEngine::EmitNewSnapshotsAndNotifyLocalStore`).
 extension SyncEngine {

@@ -1,6 +1,6 @@
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// The write pipeline's side in the sync engine (Firebase's `SyncEngine::WriteMutations`,
 /// `HandleSuccessfulWrite`, `HandleRejectedWrite`, `RegisterPendingWritesCallback`): a write goes to the outbox

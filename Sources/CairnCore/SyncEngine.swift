@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The glue between the views the user listens to and the local and remote stores (Firebase's
 /// `core::SyncEngine`): it starts views and watch targets, applies remote events and write results to the cache

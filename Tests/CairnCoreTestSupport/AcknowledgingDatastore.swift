@@ -1,6 +1,6 @@
 import CairnCore
 import CairnModel
-import LocalStore
+import CairnLocalStore
 import Synchronization
 
 /// A scripted backend on the core's queue: it acknowledges each write at a new commit version (or rejects it

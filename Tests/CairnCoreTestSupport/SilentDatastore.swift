@@ -1,6 +1,6 @@
 import CairnCore
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// A network that never answers: its streams never open and its RPCs fail with `unavailable`. With it a client
 /// is online-unknown until the network is disabled, which is what the source tests need.

@@ -1,6 +1,6 @@
 import CairnCoreTestSupport
 import CairnModel
-import LocalStore
+import CairnLocalStore
 @testable import CairnCore
 
 /// A network whose watch stream the test drives: `start()` only begins connecting, and the test then opens it

@@ -1,6 +1,6 @@
 import CairnCoreTestSupport
 import CairnModel
-import LocalStore
+import CairnLocalStore
 import Testing
 @testable import CairnCore
 

@@ -1,7 +1,7 @@
 import CairnCoreTestSupport
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Testing
 
 @testable import CairnCore

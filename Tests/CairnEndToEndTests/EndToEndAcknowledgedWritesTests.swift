@@ -2,7 +2,7 @@ import CairnCoreTestSupport
 import CairnCore
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Synchronization
 import Testing
 

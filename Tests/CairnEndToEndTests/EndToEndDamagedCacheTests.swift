@@ -2,7 +2,7 @@ import CairnCoreTestSupport
 import CairnCore
 import Cairn
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Testing
 
 /// A damaged persistent cache never leaves the app stuck: by default it is moved aside, salvaged into a fresh

@@ -2,7 +2,7 @@ import CairnCoreTestSupport
 import CairnCore
 import Cairn
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Testing
 
 /// The persistent cache through the public API: what survives a restart, who owns a cache directory, and when

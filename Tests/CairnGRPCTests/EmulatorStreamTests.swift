@@ -1,7 +1,7 @@
 import CairnCore
 import Cairn
 import CairnModel
-import LocalStore
+import CairnLocalStore
 import Testing
 
 @testable import CairnGRPC

@@ -2,7 +2,7 @@ import CairnCore
 import Cairn
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SwiftProtobuf
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML

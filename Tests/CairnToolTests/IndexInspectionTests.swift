@@ -1,7 +1,7 @@
 import CairnModel
 import Foundation
 import Testing
-@testable import LocalStore
+@testable import CairnLocalStore
 
 /// Field indexes through the inspection layer: `dump` decodes the configuration records (kind 9) and
 /// ``CacheInspector/indexReport()`` counts each index's backfill work and entries from the documents.

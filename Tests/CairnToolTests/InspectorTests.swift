@@ -2,7 +2,7 @@ import CairnModel
 import Foundation
 import SegmentLog
 import Testing
-@testable import LocalStore
+@testable import CairnLocalStore
 
 /// The library under the tool: ``CacheInspector``'s values for the sample cache, and the JSON convention.
 @Suite("CacheInspector")

@@ -1,7 +1,7 @@
 import CairnModel
 import Foundation
 import Testing
-@testable import LocalStore
+@testable import CairnLocalStore
 
 /// `cairn gc` and `cairn compact`: the dry runs announce exactly what the real runs then do.
 @Suite("cairn gc and compact")

@@ -1,6 +1,6 @@
 import CairnTestSupport
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Testing
 
 /// Salvage writes a new cache: it is as private as one the engine creates (directory 0700, files 0600), even

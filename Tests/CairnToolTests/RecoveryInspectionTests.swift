@@ -1,5 +1,5 @@
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 import Testing
 

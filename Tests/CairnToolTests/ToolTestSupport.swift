@@ -1,7 +1,7 @@
 import CairnModel
 import CairnTestSupport
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 import Testing
 

@@ -1,6 +1,6 @@
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 import Testing
 
 @testable import CairnCore

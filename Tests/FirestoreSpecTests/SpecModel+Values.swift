@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// Queries, documents and values in the spec files' JSON forms (§6).
 extension SpecParser {

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The network boundary of the core (Firebase's `Datastore`): the two long-lived streams and the one-shot RPCs.
 ///

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The write pipeline (Firebase's `RemoteStore` write half): batches from the local store's mutation queue go out
 /// on the write stream in order, at most ``RemoteStore/maxPendingWrites`` at a time, after the handshake.

@@ -1,6 +1,6 @@
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// The core's link to the backend (Firebase's `RemoteStore`): it keeps the watch stream listening to every active
 /// target and the write stream draining the mutation queue, tracks the online state, and retries with backoff.

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// What the ``RemoteStore`` calls back into (Firebase's `RemoteSyncer`; the SyncEngine implements it). Every call
 /// happens on the ``AsyncQueue``.

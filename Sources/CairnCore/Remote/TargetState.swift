@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// What the ``WatchChangeAggregator`` tracks for one target between two consistent snapshots (Firebase's
 /// `TargetState`).

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The ``Datastore`` of a client with no backend transport configured: every connection attempt fails with
 /// `unavailable`, as a real stream does when the device has no network. Firebase's core reacts as it does

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// What the ``WatchChangeAggregator`` needs to know about targets (Firebase's `TargetMetadataProvider`; the
 /// ``RemoteStore`` provides it).

@@ -1,5 +1,5 @@
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The watch (Listen) stream (Firebase's `WatchStream`): the client adds and removes targets, the server answers
 /// with ``WatchChange``s. Opened by ``start()``; its delegate hears about it on the ``AsyncQueue``.

@@ -1,6 +1,6 @@
 import CairnCore
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The core's `Datastore` over Firestore v1 gRPC: the watch and write streams wrap ``ListenStream`` and
 /// ``WriteStream``, the one-shot RPCs wrap ``FirestoreRPC``'s calls, and every callback runs on the core's

@@ -1,6 +1,6 @@
 import CairnCore
 import CairnModel
-import LocalStore
+import CairnLocalStore
 
 /// The core's `WatchStream` over a ``ListenStream``: each ``start()`` opens a new gRPC call, whose events are
 /// forwarded to the delegate on the core's queue. ``stop()`` cancels the call; its later events are dropped (a

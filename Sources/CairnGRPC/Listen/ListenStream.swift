@@ -1,7 +1,7 @@
 import CairnCore
 import CairnModel
 import GRPCCore
-import LocalStore
+import CairnLocalStore
 import Synchronization
 
 /// The Listen (watch) stream: add and remove targets, receive the core's `WatchChange`s as ``events``.

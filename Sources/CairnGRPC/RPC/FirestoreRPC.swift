@@ -2,7 +2,7 @@ import CairnCore
 import CairnModel
 import GRPCCore
 import GRPCNIOTransportHTTP2
-import LocalStore
+import CairnLocalStore
 
 /// A Firestore v1 client over grpc-swift-2 and the NIO HTTP/2 transport, speaking CairnModel types.
 ///

@@ -1,7 +1,7 @@
 import CairnCore
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SwiftProtobuf
 
 /// The Listen stream: a LocalStore ``TargetData`` to `Target`, and `ListenResponse` to the core's `WatchChange`

@@ -2,7 +2,7 @@ import CairnCore
 import CairnGRPC
 import CairnModel
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 
 /// Everything needed to start the client core of one ``Firestore`` instance: the database and the frozen
