@@ -1,5 +1,5 @@
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// The picture `cairn stats --svg` draws, as plain SVG text: one row per segment with its live (green) and
 /// dead (red) bytes on disk, a row for the total with the cache-size threshold as a dashed line on the same

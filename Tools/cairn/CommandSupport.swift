@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 // What the cache commands share: opening a cache read-only through the inspector, turning inspection errors
 // into a message on stderr and an exit status, and printing sizes and tables for people.

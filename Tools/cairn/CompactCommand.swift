@@ -1,5 +1,5 @@
 import ArgumentParser
-import LocalStore
+import CairnLocalStore
 
 /// `cairn compact DIR [--dry-run]`: offline compaction through the cache (``CacheMaintenance``).
 struct CompactCommand: ParsableCommand {

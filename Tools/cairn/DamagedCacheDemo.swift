@@ -1,7 +1,7 @@
 import Cairn
 import Dispatch
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// The part of `cairn demo` that shows what happens to a damaged cache: an app writes twenty notes offline (each a
 /// durable commit in the active segment), terminates, and one byte a third of the way into that segment is

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 
 /// `cairn dump DIR`: the cache's records in log order, decoded, from ``CacheInspector/forEachRecord(matching:_:)``.

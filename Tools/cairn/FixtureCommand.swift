@@ -2,7 +2,7 @@ import ArgumentParser
 import CairnModel
 import CairnTestSupport
 import Foundation
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 
 /// `cairn fixture DIR`: builds a small cache with fixed contents and timestamps (seeded), so the inspection

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LocalStore
+import CairnLocalStore
 
 /// `cairn gc DIR --threshold BYTES [--dry-run]`: offline LRU garbage collection (``CacheMaintenance``).
 struct GarbageCollectCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LocalStore
+import CairnLocalStore
 
 /// `cairn inspect DIR`: the cache at a glance, from ``CacheInspector/report(threshold:)``.
 struct InspectCommand: ParsableCommand {

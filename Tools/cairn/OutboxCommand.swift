@@ -1,5 +1,5 @@
 import ArgumentParser
-import LocalStore
+import CairnLocalStore
 
 /// `cairn outbox DIR`: the pending mutation batches, from ``CacheInspector/outbox()``.
 struct OutboxCommand: ParsableCommand {

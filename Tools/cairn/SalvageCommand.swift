@@ -1,5 +1,5 @@
 import ArgumentParser
-import LocalStore
+import CairnLocalStore
 
 /// `cairn salvage DIR --output NEW`: rebuilds a damaged cache from its intact frames into a new directory
 /// (``CacheSalvage``); DIR is only read.

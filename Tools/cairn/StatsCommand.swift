@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LocalStore
+import CairnLocalStore
 
 /// `cairn stats DIR [--svg PATH]`: sizes per collection and per segment, from
 /// ``CacheInspector/statistics(threshold:)``, optionally drawn as an SVG picture (``CacheChart``).

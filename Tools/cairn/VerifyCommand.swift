@@ -1,5 +1,5 @@
 import ArgumentParser
-import LocalStore
+import CairnLocalStore
 
 /// `cairn verify DIR`: every frame and the cache's invariants, from ``CacheInspector/verify()``.
 struct VerifyCommand: ParsableCommand {

@@ -5,7 +5,7 @@
 // query of `listener_latency` goes through the public `Firestore` API instead (FirestoreListener.swift).
 
 import CairnModel
-import LocalStore
+import CairnLocalStore
 import SegmentLog
 
 /// Cairn's LocalStore with SegmentLog's default configuration (durability `.full`: every append is synced
