@@ -52,9 +52,11 @@ let package = Package(
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
         .target(name: "LocalStore", dependencies: ["CairnModel", "SegmentLog"]),
+        // FirebaseApp and FirebaseOptions: one configuration shared by both products (re-exported by each).
+        .target(name: "CairnApp"),
         // The public API (API/, mirroring Firebase's Apple SDK) and the client core (Core/: View, QueryListener,
         // EventManager, SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol).
-        .target(name: "Cairn", dependencies: ["CairnModel", "LocalStore", "SegmentLog"]),
+        .target(name: "Cairn", dependencies: ["CairnApp", "CairnModel", "LocalStore", "SegmentLog"]),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
         // CairnModel <-> proto serializer and the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery).
         .target(
