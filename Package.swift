@@ -13,9 +13,8 @@ let package = Package(
         .library(name: "CairnModel", targets: ["CairnModel"]),
         .library(name: "LocalStore", targets: ["LocalStore"]),
         .library(name: "Cairn", targets: ["Cairn"]),
+        .library(name: "CairnDatabase", targets: ["CairnDatabase"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
-        // Realtime Database: the client core (internal until the CairnDatabase API module exists).
-        .library(name: "CairnDatabaseCore", targets: ["CairnDatabaseCore"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],
@@ -154,6 +153,12 @@ let package = Package(
         .target(
             name: "CairnDatabaseCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Realtime Database: the public API (Firebase's Swift names) over the core's Repo.
+        .target(name: "CairnDatabase", dependencies: ["CairnApp", "CairnDatabaseCore"]),
+        .testTarget(
+            name: "CairnDatabaseTests",
+            dependencies: ["CairnDatabase", "CairnDatabaseCore"]
         ),
         .testTarget(
             name: "CairnDatabaseCoreTests",
