@@ -31,6 +31,21 @@ struct DatabaseWriteTests {
         #expect(seen.take() == ["removed b", #"value {"a":1}"#, "completion com.firebase.core 1 Permission Denied b"])
     }
 
+    @Test("A rejected write is reverted even where no server data arrived yet")
+    func rejectionRevertsWithoutServerData() throws {
+        let (database, connection) = makeDatabase()
+        let seen = Recorder()
+        let list = database.reference(withPath: "empty")
+        list.observe(.childAdded) { seen.add("added \($0.key)") }
+        list.observe(.childRemoved) { seen.add("removed \($0.key)") }
+        list.child("b").setValue(["x": 1]) { error, _ in seen.add("completion \((error as NSError?)?.code ?? 0)") }
+        database.waitForCallbacks()
+        #expect(seen.take() == ["added b"])
+        connection.writes[0].complete(.failed(status: "permission_denied", reason: "no"))
+        database.waitForCallbacks()
+        #expect(seen.take() == ["removed b", "completion 1"])
+    }
+
     @Test("An acknowledged write completes without error and no longer shadows server data")
     func ackClearsPending() throws {
         let (database, connection) = makeDatabase()
