@@ -14,6 +14,8 @@ final class ScriptedConnection: DatabaseConnection, @unchecked Sendable {
         let action: String
         let path: DatabasePath
         let data: JSONValue
+        /// The hash a transaction's put carries (`h`), nil otherwise.
+        let hash: String?
         let complete: @Sendable (WriteStatus) -> Void
     }
 
@@ -39,7 +41,7 @@ final class ScriptedConnection: DatabaseConnection, @unchecked Sendable {
     func unlisten(_ query: QuerySpec, tag: Int?) { lock.withLock { storedUnlistens.append(query) } }
 
     func put(_ path: DatabasePath, _ data: JSONValue, hash: String?, onComplete: @escaping @Sendable (WriteStatus) -> Void) {
-        record("p", path, data, onComplete)
+        record("p", path, data, onComplete, hash: hash)
     }
 
     func merge(_ path: DatabasePath, _ data: [String: JSONValue], onComplete: @escaping @Sendable (WriteStatus) -> Void) {
@@ -58,8 +60,8 @@ final class ScriptedConnection: DatabaseConnection, @unchecked Sendable {
         record("oc", path, .null, onComplete)
     }
 
-    private func record(_ action: String, _ path: DatabasePath, _ data: JSONValue, _ complete: @escaping @Sendable (WriteStatus) -> Void) {
-        lock.withLock { storedWrites.append(Write(action: action, path: path, data: data, complete: complete)) }
+    private func record(_ action: String, _ path: DatabasePath, _ data: JSONValue, _ complete: @escaping @Sendable (WriteStatus) -> Void, hash: String? = nil) {
+        lock.withLock { storedWrites.append(Write(action: action, path: path, data: data, hash: hash, complete: complete)) }
     }
 
     // MARK: Scripting

@@ -12,14 +12,14 @@ import Foundation
 /// ```
 package final class Repo: @unchecked Sendable {
     package let queue = DispatchQueue(label: "cairn.database.repo")
-    private let connection: (any DatabaseConnection)?
-    private let deliver: ([DatabaseEvent]) -> Void
-    private var syncTree: SyncTree!
+    let connection: (any DatabaseConnection)?
+    let deliver: ([DatabaseEvent]) -> Void
+    private(set) var syncTree: SyncTree!
     private var infoTree: SyncTree!
     private let listens: ConnectionListenProvider
     private var infoData = Node.empty
     private var serverTimeOffset = 0.0
-    private var nextWriteId = 1
+    var nextWriteId = 1
     private let clock: () -> Date
 
     /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data.
@@ -119,7 +119,7 @@ package final class Repo: @unchecked Sendable {
     package func goOnline() { onQueue { [self] in connection?.resume() } }
 
     /// Runs `body` on the queue, after everything queued before it. The repo's state is only touched there.
-    private func onQueue(_ body: @escaping () -> Void) {
+    func onQueue(_ body: @escaping () -> Void) {
         nonisolated(unsafe) let body = body
         queue.async { body() }
     }
@@ -127,7 +127,7 @@ package final class Repo: @unchecked Sendable {
     /// Waits for everything queued so far, then runs `body` on the queue.
     package func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
 
-    private func serverTimestamp() -> Int64 { ServerValues.timestamp(offset: serverTimeOffset, now: clock()) }
+    func serverTimestamp() -> Int64 { ServerValues.timestamp(offset: serverTimeOffset, now: clock()) }
 
     private func updateInfo(_ key: String, _ node: Node) {
         infoData = infoData.updateImmediateChild(key, node)
