@@ -105,23 +105,28 @@ public final class DatabaseReference: DatabaseQuery, CustomStringConvertible, @u
     public func updateChildValues(_ values: [AnyHashable: Any], withCompletionBlock block: ((Error?, DatabaseReference) -> Void)?) {
         write(block) { () throws(DatabaseCoreError) in
             try checkWritable()
-            var children: [(DatabasePath, Node)] = []
-            for (key, value) in values {
-                guard let string = key.base as? String else {
-                    throw DatabaseCoreError(.invalidData, "updateChildValues(_:) needs String keys, got \(key)")
-                }
-                let relative = try DatabasePath(string)
-                let full = path.child(relative)
-                try KeyValidation.validatePath(full)
-                children.append((relative, try DatabaseValues.node(value, at: full)))
-            }
-            for (outer, _) in children {
-                for (inner, _) in children where inner != outer && outer.contains(inner) {
-                    throw DatabaseCoreError(.invalidData, "Path \(outer) is an ancestor of \(inner) in the same update")
-                }
-            }
-            return .merge(children)
+            return .merge(try updateChildren(values))
         }
+    }
+
+    /// The relative paths and nodes of an update; overlapping paths are an error.
+    func updateChildren(_ values: [AnyHashable: Any]) throws(DatabaseCoreError) -> [(DatabasePath, Node)] {
+        var children: [(DatabasePath, Node)] = []
+        for (key, value) in values {
+            guard let string = key.base as? String else {
+                throw DatabaseCoreError(.invalidData, "updateChildValues(_:) needs String keys, got \(key)")
+            }
+            let relative = try DatabasePath(string)
+            let full = path.child(relative)
+            try KeyValidation.validatePath(full)
+            children.append((relative, try DatabaseValues.node(value, at: full)))
+        }
+        for (outer, _) in children {
+            for (inner, _) in children where inner != outer && outer.contains(inner) {
+                throw DatabaseCoreError(.invalidData, "Path \(outer) is an ancestor of \(inner) in the same update")
+            }
+        }
+        return children
     }
 
     // MARK: Sending
@@ -136,12 +141,17 @@ public final class DatabaseReference: DatabaseQuery, CustomStringConvertible, @u
         if Repo.isInfo(path) { throw DatabaseCoreError(.invalidPath, "\(path) is read-only: .info paths are local") }
     }
 
-    private func write(_ block: ((Error?, DatabaseReference) -> Void)?, _ make: () throws(DatabaseCoreError) -> Write) {
+    /// Runs `block` on the callback queue with the error and this reference.
+    func completion(_ block: ((Error?, DatabaseReference) -> Void)?) -> @Sendable (Error?) -> Void {
         let queue = db.callbackQueue
         nonisolated(unsafe) let block = block
-        let complete: @Sendable (Error?) -> Void = { [self] error in
+        return { [self] error in
             if block != nil { queue.async { block?(error, self) } }
         }
+    }
+
+    private func write(_ block: ((Error?, DatabaseReference) -> Void)?, _ make: () throws(DatabaseCoreError) -> Write) {
+        let complete = completion(block)
         let write: Write
         do throws(DatabaseCoreError) { write = try make() } catch {
             return complete(DatabaseErrors.invalidArgument(error))

@@ -20,6 +20,8 @@ package final class Repo: @unchecked Sendable {
     private var infoData = Node.empty
     private var serverTimeOffset = 0.0
     var nextWriteId = 1
+    /// The onDisconnect operations the server accepted, applied locally when the connection drops.
+    var onDisconnect = OnDisconnectOperations()
     private let clock: () -> Date
 
     /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data.
@@ -149,7 +151,10 @@ extension Repo: DatabaseConnectionDelegate {
     }
 
     package func connectionDidDisconnect() {
-        onQueue { [self] in updateInfo(Repo.connectedKey, Node(leaf: .bool(false))) }
+        onQueue { [self] in
+            updateInfo(Repo.connectedKey, Node(leaf: .bool(false)))
+            runOnDisconnectOperations()
+        }
     }
 
     package func connectionDidReceiveData(at path: DatabasePath, _ data: JSONValue, isMerge: Bool, tag: Int?) {
