@@ -81,7 +81,7 @@ public final class Database: @unchecked Sendable {
             let keys = instances.keys.filter { $0.hasPrefix(app.name + "|") }
             return keys.compactMap { instances.removeValue(forKey: $0) }
         }
-        for database in removed { database.goOffline() }
+        for database in removed { database.lock.withLock { database.started }?.goOffline() }
     }
 
     // MARK: References
