@@ -11,8 +11,10 @@ let package = Package(
     products: [
         // The storage engine on its own, with its documented API (README: Using the engine).
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
-        // Firebase's API. CairnModel, CairnLocalStore, CairnCore, CairnDatabaseCore and CairnTestSupport are internals of this package, not products.
+        // Firebase's APIs: Cloud Firestore (Cairn) and the Realtime Database (CairnDatabase).
+        // CairnApp, CairnModel, CairnLocalStore, CairnCore, CairnDatabaseCore and CairnTestSupport are internals, not products.
         .library(name: "Cairn", targets: ["Cairn"]),
+        .library(name: "CairnDatabase", targets: ["CairnDatabase"]),
         .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
@@ -50,6 +52,8 @@ let package = Package(
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
         .target(name: "CairnLocalStore", dependencies: ["CairnModel", "SegmentLog"]),
+        // FirebaseApp and FirebaseOptions: one configuration shared by both products (re-exported by each).
+        .target(name: "CairnApp"),
         // The client core (Firebase's `core/` and `remote/`): FirestoreClient, View, QueryListener, EventManager,
         // SyncEngine, RemoteStore, WatchChangeAggregator, the Datastore protocol, AsyncQueue, bundles. Internals
         // are `package`; public are only the API types the core reports with (FirestoreErrorCode, ListenSource).
@@ -75,7 +79,7 @@ let package = Package(
         ),
         // The public API, mirroring Firebase's Apple SDK: it calls the core directly, and each Firestore instance
         // talks gRPC (CairnGRPC) unless its settings inject another datastore.
-        .target(name: "Cairn", dependencies: ["CairnCore", "CairnGRPC", "CairnModel", "CairnLocalStore", "SegmentLog"]),
+        .target(name: "Cairn", dependencies: ["CairnApp", "CairnCore", "CairnGRPC", "CairnModel", "CairnLocalStore", "SegmentLog"]),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
         // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
         // Firestore emulator launcher.
@@ -183,6 +187,12 @@ let package = Package(
         .target(
             name: "CairnDatabaseCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Realtime Database: the public API (Firebase's Swift names) over the core's Repo.
+        .target(name: "CairnDatabase", dependencies: ["CairnApp", "CairnDatabaseCore"]),
+        .testTarget(
+            name: "CairnDatabaseTests",
+            dependencies: ["CairnDatabase", "CairnDatabaseCore"]
         ),
         .testTarget(
             name: "CairnDatabaseCoreTests",

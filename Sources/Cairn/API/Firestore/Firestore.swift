@@ -77,6 +77,7 @@ public final class Firestore: @unchecked Sendable {
     /// The instance for `app`'s database named `database`.
     public static func firestore(app: FirebaseApp, database: String) -> Firestore {
         let key = InstanceKey(appName: app.name, database: database)
+        FirebaseApp.registerDeletionHook(product: "firestore") { Firestore.removeInstances(of: $0) }
         return instances.withLock { instances in
             if let existing = instances[key], existing.app === app { return existing }
             let created = Firestore(app: app, database: database, environment: ProcessInfo.processInfo.environment)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The options of a ``FirebaseApp``: for Firestore, the Google Cloud project whose database it opens.
+/// The options of a ``FirebaseApp``: for Firestore, the Google Cloud project whose database it opens; for the
+/// Realtime Database, its ``databaseURL``.
 ///
 /// Firebase's Apple SDK reads these from `GoogleService-Info.plist`; Cairn builds them in code or from the
 /// environment (see ``defaultOptions()``):
@@ -23,6 +24,8 @@ public final class FirebaseOptions: @unchecked Sendable, Hashable, CustomStringC
     public var apiKey: String?
     public var bundleID: String
     public var clientID: String?
+    /// The Realtime Database URL (`https://<namespace>.firebaseio.com` or a regional host); `Database.database()`
+    /// opens it.
     public var databaseURL: String?
     public var storageBucket: String?
 

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A configured Firebase app: a name and its ``FirebaseOptions``. ``Firestore/firestore()`` uses the default
-/// app; ``Firestore/firestore(app:)`` any other.
+/// A configured Firebase app: a name and its ``FirebaseOptions``, shared by both products (module `CairnApp`,
+/// re-exported by `Cairn` and `CairnDatabase`). `Firestore.firestore()` and `Database.database()` use the default
+/// app; `Firestore.firestore(app:)` and `Database.database(app:)` any other.
 ///
 /// As in Firebase, configuring is a one-time setup step: configuring a name twice, or asking for the default
 /// app before configuring it, is a programming error and stops the program with Firebase's message.
@@ -24,6 +25,8 @@ public final class FirebaseApp: @unchecked Sendable, CustomStringConvertible {
     public let options: FirebaseOptions
 
     private static let apps = Mutex<[String: FirebaseApp]>([:])
+    /// What each product (Firestore, the Realtime Database) does when an app is deleted, by product name.
+    private static let deletionHooks = Mutex<[String: @Sendable (FirebaseApp) -> Void]>([:])
 
     private init(name: String, options: FirebaseOptions) {
         self.name = name
@@ -70,14 +73,24 @@ public final class FirebaseApp: @unchecked Sendable, CustomStringConvertible {
         return all.isEmpty ? nil : all
     }
 
-    /// Removes the app (its name can be configured again) and terminates its Firestore instances.
+    /// Registers what `product` does when an app is deleted (terminate its instances); registering the same
+    /// product again replaces its hook.
+    package static func registerDeletionHook(product: String, _ hook: @escaping @Sendable (FirebaseApp) -> Void) {
+        deletionHooks.withLock { $0[product] = hook }
+    }
+
+    /// Removes the app (its name can be configured again) and terminates the instances every product holds for it
+    /// (Firestore, the Realtime Database).
     public func delete(_ completion: @escaping (Bool) -> Void) {
         let removed = Self.apps.withLock { apps in
             guard apps[name] === self else { return false }
             apps[name] = nil
             return true
         }
-        if removed { Firestore.removeInstances(of: self) }
+        if removed {
+            let hooks = Self.deletionHooks.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+            for hook in hooks { hook(self) }
+        }
         completion(removed)
     }
 

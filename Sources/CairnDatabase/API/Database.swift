@@ -1,0 +1,206 @@
+import CairnDatabaseCore
+import Foundation
+
+/// A Realtime Database: one per app and database URL (Firebase's `Database`).
+///
+/// Settings (``isPersistenceEnabled``, ``persistenceCacheSizeBytes``, ``callbackQueue``,
+/// ``useEmulator(withHost:port:)``) apply before first use: the first reference freezes them. A later assignment
+/// is ignored and Firebase's message is written to standard error (Firebase raises an exception).
+///
+/// ```swift
+/// FirebaseApp.configure(options: options)            // options.databaseURL = "https://my-db.firebaseio.com"
+/// let db = Database.database()
+/// db.reference(withPath: "scores").observe(.childAdded) { snapshot in print(snapshot.key) }
+/// ```
+///
+/// Cairn does not connect to a server yet: a database stays offline (listens see local writes, writes stay
+/// pending) until the network connection arrives (Docs/Database.md).
+public final class Database: @unchecked Sendable {
+    /// The app this database belongs to.
+    public private(set) weak var app: FirebaseApp?
+    private(set) var url: DatabaseURL
+    private let lock = NSLock()
+    private var started: Repo?
+    private var connection: (any DatabaseConnection)?
+    private var clock: @Sendable () -> Date = { Date() }
+    private var storedPersistence = false
+    private var storedCacheSize: UInt = 10 * 1024 * 1024
+    private var storedQueue = DispatchQueue.main
+    private var nextHandle: DatabaseHandle = 1
+
+    private static let instancesLock = NSLock()
+    nonisolated(unsafe) private static var instances: [String: Database] = [:]
+
+    init(app: FirebaseApp, url: DatabaseURL) {
+        self.app = app
+        self.url = url
+    }
+
+    // MARK: Instances
+
+    /// The database of the default app.
+    public static func database() -> Database {
+        guard let app = FirebaseApp.app() else {
+            preconditionFailure("The default FirebaseApp instance must be configured before the default Database instance can be initialized. Call FirebaseApp.configure() first.")
+        }
+        return database(app: app)
+    }
+
+    /// The default app's database at `url`.
+    public static func database(url: String) -> Database {
+        guard let app = FirebaseApp.app() else {
+            preconditionFailure("The default FirebaseApp instance must be configured before the default Database instance can be initialized. Call FirebaseApp.configure() first.")
+        }
+        return database(app: app, url: url)
+    }
+
+    /// `app`'s database at its options' `databaseURL`.
+    public static func database(app: FirebaseApp) -> Database {
+        guard let url = app.options.databaseURL else {
+            preconditionFailure("Failed to get FirebaseDatabase instance: Specify DatabaseURL within FIRApp or from your databaseForApp:URL: call.")
+        }
+        return database(app: app, url: url)
+    }
+
+    /// `app`'s database at `url` (`https://<namespace>.firebaseio.com`, a regional host, or `?ns=<namespace>`).
+    public static func database(app: FirebaseApp, url: String) -> Database {
+        let parsed: DatabaseURL
+        do { parsed = try DatabaseURL(url) } catch { preconditionFailure(error.message) }
+        FirebaseApp.registerDeletionHook(product: "database") { Database.removeInstances(of: $0) }
+        let key = app.name + "|" + parsed.description
+        return instancesLock.withLock {
+            if let existing = instances[key], existing.app === app { return existing }
+            let created = Database(app: app, url: parsed)
+            instances[key] = created
+            return created
+        }
+    }
+
+    static func removeInstances(of app: FirebaseApp) {
+        let removed = instancesLock.withLock {
+            let keys = instances.keys.filter { $0.hasPrefix(app.name + "|") }
+            return keys.compactMap { instances.removeValue(forKey: $0) }
+        }
+        for database in removed { database.lock.withLock { database.started }?.goOffline() }
+    }
+
+    // MARK: References
+
+    /// The root of the database.
+    public func reference() -> DatabaseReference { DatabaseReference(database: self, path: .root) }
+
+    /// The location at `path` ("users/ada"); an invalid path stops the program with the reason, as in Firebase.
+    public func reference(withPath path: String) -> DatabaseReference {
+        do {
+            return DatabaseReference(database: self, path: try DatabaseReference.validatedPath(path))
+        } catch {
+            preconditionFailure("Invalid path in reference(withPath:): \(error.message)")
+        }
+    }
+
+    /// The location a full URL names; the URL must be this database's.
+    public func reference(fromURL databaseUrl: String) -> DatabaseReference {
+        do {
+            let parsed = try DatabaseURL(databaseUrl)
+            guard parsed.host == url.host, parsed.namespace == url.namespace else {
+                preconditionFailure("Invalid URL (\(databaseUrl)) passed to getReference(). URL was expected to match configured Database URL: \(url)")
+            }
+            return DatabaseReference(database: self, path: try DatabaseReference.validatedPath(parsed.path))
+        } catch {
+            preconditionFailure("Invalid URL (\(databaseUrl)) passed to reference(fromURL:): \(error.message)")
+        }
+    }
+
+    // MARK: Connection
+
+    public func goOffline() { repo.goOffline() }
+    public func goOnline() { repo.goOnline() }
+
+    // MARK: Settings
+
+    /// Whether the cache persists to disk (default false). Cairn does not persist the Realtime Database yet.
+    public var isPersistenceEnabled: Bool {
+        get { lock.withLock { storedPersistence } }
+        set { setting("setPersistenceEnabled") { $0.storedPersistence = newValue } }
+    }
+
+    /// The cache size threshold in bytes: 10 MiB by default, between 1 MiB and 100 MiB.
+    public var persistenceCacheSizeBytes: UInt {
+        get { lock.withLock { storedCacheSize } }
+        set {
+            if newValue < 1024 * 1024 {
+                return report("The minimum cache size must be at least 1MB")
+            }
+            if newValue > 100 * 1024 * 1024 {
+                return report("Firebase Database currently don't support cache sizes larger than 100MB")
+            }
+            setting("setPersistenceCacheSizeBytes") { $0.storedCacheSize = newValue }
+        }
+    }
+
+    /// The queue every callback runs on (default: the main queue).
+    public var callbackQueue: DispatchQueue {
+        get { lock.withLock { storedQueue } }
+        set { setting("setCallbackQueue") { $0.storedQueue = newValue } }
+    }
+
+    /// Connects to the Realtime Database emulator at `host:port` instead of `databaseURL`'s host.
+    public func useEmulator(withHost host: String, port: Int) {
+        let frozen = lock.withLock { started != nil }
+        if frozen {
+            return report("Cannot connect to emulator after database initialization. Call useEmulator(host:port:) before creating a database reference or trying to load data.")
+        }
+        lock.withLock { url.emulatorHost = "\(host):\(port)" }
+    }
+
+    /// Cairn: the connection the database uses (the network one later, a scripted one in tests); before first use.
+    package func useConnection(_ connection: any DatabaseConnection, clock: @escaping @Sendable () -> Date = { Date() }) {
+        setting("useConnection") {
+            $0.connection = connection
+            $0.clock = clock
+        }
+    }
+
+    private func setting(_ method: String, _ apply: (Database) -> Void) {
+        let applied: Bool = lock.withLock {
+            guard started == nil else { return false }
+            apply(self)
+            return true
+        }
+        if !applied { report("Calls to \(method) must be made before any other usage of FIRDatabase instance.") }
+    }
+
+    private func report(_ message: String) {
+        FileHandle.standardError.write(Data("[CairnDatabase] \(message)\n".utf8))
+    }
+
+    // MARK: The repo
+
+    /// The client, started on first use with the settings frozen.
+    package var repo: Repo {
+        lock.withLock {
+            if let started { return started }
+            let queue = storedQueue
+            let repo = Repo(connection: connection, clock: clock) { events in
+                guard !events.isEmpty else { return }
+                nonisolated(unsafe) let events = events
+                queue.async { for event in events { ObserverRegistration.raise(event) } }
+            }
+            started = repo
+            return repo
+        }
+    }
+
+    func makeHandle() -> DatabaseHandle {
+        lock.withLock {
+            defer { nextHandle += 1 }
+            return nextHandle
+        }
+    }
+
+    /// Cairn, for tests: waits until the repo and the callback queue have run everything queued so far.
+    package func waitForCallbacks() {
+        repo.sync {}
+        callbackQueue.sync {}
+    }
+}

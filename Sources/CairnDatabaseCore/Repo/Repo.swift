@@ -1,0 +1,205 @@
+import Foundation
+
+/// One database's client (Firebase's `Repo`): the sync tree, the `.info` tree, the pending user writes and the
+/// connection, all on one serial queue. Every entry point is asynchronous on that queue; events leave through
+/// `deliver` (on the queue, in order) and write completions through `complete`, always after the events that the
+/// outcome raised.
+///
+/// ```swift
+/// let repo = Repo(connection: scripted, deliver: { events in ... })
+/// repo.addEventRegistration(observer, for: QuerySpec(path: path))
+/// repo.setValue(at: path, node) { error in ... }       // optimistic events now, the completion on the ack
+/// ```
+package final class Repo: @unchecked Sendable {
+    package let queue = DispatchQueue(label: "cairn.database.repo")
+    let connection: (any DatabaseConnection)?
+    let deliver: ([DatabaseEvent]) -> Void
+    private(set) var syncTree: SyncTree!
+    private var infoTree: SyncTree!
+    private let listens: ConnectionListenProvider
+    private var infoData = Node.empty
+    private var serverTimeOffset = 0.0
+    var nextWriteId = 1
+    /// The onDisconnect operations the server accepted, applied locally when the connection drops.
+    var onDisconnect = OnDisconnectOperations()
+    private let clock: () -> Date
+
+    /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data.
+    package init(connection: (any DatabaseConnection)?, clock: @escaping () -> Date = Date.init, deliver: @escaping ([DatabaseEvent]) -> Void) {
+        self.connection = connection
+        self.deliver = deliver
+        self.clock = clock
+        listens = ConnectionListenProvider(connection: connection)
+        listens.repo = self
+        queue.sync {
+            syncTree = SyncTree(listenProvider: listens)
+            infoTree = SyncTree(listenProvider: InfoListenProvider())
+            updateInfo(Repo.connectedKey, Node(leaf: .bool(false)))
+        }
+        connection?.delegate = self
+        connection?.resume()
+    }
+
+    package static let infoKey = ".info"
+    package static let connectedKey = "connected"
+    package static let serverTimeOffsetKey = "serverTimeOffset"
+
+    /// True for paths under `/.info`, which only this client answers.
+    package static func isInfo(_ path: DatabasePath) -> Bool { path.front == infoKey }
+
+    // MARK: Registrations
+
+    package func addEventRegistration(_ registration: any EventRegistration, for query: QuerySpec) {
+        onQueue { [self] in
+            if Repo.isInfo(query.path) {
+                var events = infoTree.addEventRegistration(registration, for: query)
+                let relative = DatabasePath(keys: Array(query.path.keys.dropFirst()))
+                let data = infoData.child(relative)
+                if !data.isEmpty { events += infoTree.applyServerOverwrite(query.path, data) }
+                deliver(events)
+            } else {
+                deliver(syncTree.addEventRegistration(registration, for: query))
+            }
+        }
+    }
+
+    /// Removes `registration` (every registration of the query when nil).
+    package func removeEventRegistration(_ registration: (any EventRegistration)?, for query: QuerySpec) {
+        onQueue { [self] in
+            let tree: SyncTree = Repo.isInfo(query.path) ? infoTree : syncTree
+            deliver(tree.removeEventRegistration(registration, for: query))
+        }
+    }
+
+    // MARK: User writes
+
+    /// Overwrites `path` with `node` (server values resolved locally for the events, sent unresolved).
+    package func setValue(at path: DatabasePath, _ node: Node, completion: @escaping @Sendable (WriteStatus) -> Void) {
+        onQueue { [self] in
+            let existing = syncTree.calcCompleteEventCache(path) ?? .empty
+            let resolved = ServerValues.resolve(node, existing: existing, timestamp: serverTimestamp())
+            let writeId = nextWriteId
+            nextWriteId += 1
+            deliver(syncTree.applyUserOverwrite(path, resolved, writeId: writeId))
+            connection?.put(path, node.exportJSON(), hash: nil) { [weak self] status in
+                guard let self else { return }
+                self.onQueue { self.finishWrite(writeId, status, completion) }
+            }
+        }
+    }
+
+    /// Merges `children` (paths relative to `path`, and their nodes) into `path`; an empty update completes at once.
+    package func update(at path: DatabasePath, _ children: [(DatabasePath, Node)], completion: @escaping @Sendable (WriteStatus) -> Void) {
+        onQueue { [self] in
+            guard !children.isEmpty else { return completion(.ok) }
+            let timestamp = serverTimestamp()
+            let resolved = children.map { relative, node in
+                let existing = syncTree.calcCompleteEventCache(path.child(relative)) ?? .empty
+                return (relative, ServerValues.resolve(node, existing: existing, timestamp: timestamp))
+            }
+            let writeId = nextWriteId
+            nextWriteId += 1
+            deliver(syncTree.applyUserMerge(path, resolved, writeId: writeId))
+            var wire: [String: JSONValue] = [:]
+            for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
+            connection?.merge(path, wire) { [weak self] status in
+                guard let self else { return }
+                self.onQueue { self.finishWrite(writeId, status, completion) }
+            }
+        }
+    }
+
+    /// An ack keeps the server's data showing through; a rejection reverts the write (reverting events).
+    private func finishWrite(_ writeId: Int, _ status: WriteStatus, _ completion: @Sendable (WriteStatus) -> Void) {
+        deliver(syncTree.ackUserWrite(writeId, revert: status != .ok))
+        completion(status)
+    }
+
+    // MARK: Connection state
+
+    package func goOffline() { onQueue { [self] in connection?.interrupt() } }
+    package func goOnline() { onQueue { [self] in connection?.resume() } }
+
+    /// Runs `body` on the queue, after everything queued before it. The repo's state is only touched there.
+    func onQueue(_ body: @escaping () -> Void) {
+        nonisolated(unsafe) let body = body
+        queue.async { body() }
+    }
+
+    /// Waits for everything queued so far, then runs `body` on the queue.
+    package func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+
+    func serverTimestamp() -> Int64 { ServerValues.timestamp(offset: serverTimeOffset, now: clock()) }
+
+    private func updateInfo(_ key: String, _ node: Node) {
+        infoData = infoData.updateImmediateChild(key, node)
+        deliver(infoTree.applyServerOverwrite(DatabasePath(keys: [Repo.infoKey, key]), node))
+    }
+
+    fileprivate func applyListenStatus(_ status: ListenStatus, _ onComplete: @escaping (ListenStatus) -> [DatabaseEvent]) {
+        onQueue { [self] in deliver(onComplete(status)) }
+    }
+}
+
+extension Repo: DatabaseConnectionDelegate {
+    package func connectionDidConnect(serverTimeOffset offset: Double) {
+        onQueue { [self] in
+            serverTimeOffset = offset
+            updateInfo(Repo.serverTimeOffsetKey, Node(leaf: .double(offset)))
+            updateInfo(Repo.connectedKey, Node(leaf: .bool(true)))
+        }
+    }
+
+    package func connectionDidDisconnect() {
+        onQueue { [self] in
+            updateInfo(Repo.connectedKey, Node(leaf: .bool(false)))
+            runOnDisconnectOperations()
+        }
+    }
+
+    package func connectionDidReceiveData(at path: DatabasePath, _ data: JSONValue, isMerge: Bool, tag: Int?) {
+        onQueue { [self] in
+            let events: [DatabaseEvent]
+            if isMerge {
+                var children: [(DatabasePath, Node)] = []
+                for (key, value) in data.objectValue ?? [:] {
+                    guard let node = try? Node(json: value) else { continue }
+                    children.append((DatabasePath(unvalidated: key), node))
+                }
+                events = tag.map { syncTree.applyTaggedQueryMerge(path, children, tag: $0) }
+                    ?? syncTree.applyServerMerge(path, children)
+            } else {
+                let node = (try? Node(json: data)) ?? .empty
+                events = tag.map { syncTree.applyTaggedQueryOverwrite(path, node, tag: $0) }
+                    ?? syncTree.applyServerOverwrite(path, node)
+            }
+            deliver(events)
+        }
+    }
+}
+
+/// Starts and stops the sync tree's listens on the connection (nothing without one).
+private final class ConnectionListenProvider: ListenProvider {
+    let connection: (any DatabaseConnection)?
+    weak var repo: Repo?
+
+    init(connection: (any DatabaseConnection)?) { self.connection = connection }
+
+    func startListening(_ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (ListenStatus) -> [DatabaseEvent]) -> [DatabaseEvent] {
+        nonisolated(unsafe) let onComplete = onComplete
+        connection?.listen(query, tag: tag, hash: hash()) { [weak repo = self.repo] status in
+            repo?.applyListenStatus(status, onComplete)
+        }
+        return []
+    }
+
+    func stopListening(_ query: QuerySpec, tag: Int?) {
+        connection?.unlisten(query, tag: tag)
+    }
+}
+
+/// `.info` paths are answered locally: the repo writes their values as server data.
+private final class InfoListenProvider: ListenProvider {
+    func startListening(_ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (ListenStatus) -> [DatabaseEvent]) -> [DatabaseEvent] { [] }
+    func stopListening(_ query: QuerySpec, tag: Int?) {}
+}

@@ -1,0 +1,101 @@
+import CairnDatabase
+import CairnDatabaseCore
+import Foundation
+import Testing
+
+@Suite("Database transactions, run locally")
+struct DatabaseTransactionTests {
+    /// Adds one to the number at the location, recording what the block read.
+    private func increment(_ seen: Recorder) -> (MutableData) -> TransactionResult {
+        { data in
+            seen.add("read \(text(data.value))")
+            data.value = (data.value as? Int ?? 0) + 1
+            return .success(withValue: data)
+        }
+    }
+
+    @Test("A transaction runs on the local value, is shown at once, is sent with the hash it read, and commits on ok")
+    func commit() throws {
+        let (database, connection) = makeDatabase()
+        let seen = Recorder()
+        let ref = database.reference(withPath: "counter")
+        ref.observe(.value) { seen.add("value \(text($0.value))") }
+        try connection.push("counter", "5")
+        database.waitForCallbacks()
+        ref.runTransactionBlock(increment(seen)) { error, committed, snapshot in
+            seen.add("done \(error == nil) \(committed) \(text(snapshot?.value))")
+        }
+        database.waitForCallbacks()
+        #expect(seen.take() == ["value 5", "read 5", "value 6"])
+        try #require(connection.writes.count == 1)
+        let put = connection.writes[0]
+        #expect(put.action == "p" && put.data == .int(6))
+        #expect(put.hash != nil && put.hash != "")
+        try connection.push("counter", "6")
+        put.complete(.ok)
+        database.waitForCallbacks()
+        #expect(seen.take() == ["done true true 6"])
+    }
+
+    @Test("On datastale the write is reverted and the block runs again on the newer server value")
+    func retryOnStaleHash() throws {
+        let (database, connection) = makeDatabase()
+        let seen = Recorder()
+        let ref = database.reference(withPath: "counter")
+        ref.runTransactionBlock(increment(seen)) { error, committed, snapshot in
+            seen.add("done \(error == nil) \(committed) \(text(snapshot?.value))")
+        }
+        database.waitForCallbacks()
+        #expect(seen.take() == ["read null"])
+        #expect(connection.listens.map(\.query.path.description) == ["/counter"])
+        try connection.push("counter", "10")
+        connection.writes[0].complete(.failed(status: "datastale", reason: nil))
+        database.waitForCallbacks()
+        #expect(seen.take() == ["read 10"])
+        try #require(connection.writes.count == 2)
+        #expect(connection.writes[1].data == .int(11))
+        try connection.push("counter", "11")
+        connection.writes[1].complete(.ok)
+        database.waitForCallbacks()
+        #expect(seen.take() == ["done true true 11"])
+    }
+
+    @Test("After 25 retries on a stale hash the transaction fails with maxretry")
+    func maxRetry() throws {
+        let (database, connection) = makeDatabase()
+        let seen = Recorder()
+        database.reference(withPath: "busy").runTransactionBlock({ data in
+            data.value = "mine"
+            return .success(withValue: data)
+        }, andCompletionBlock: { error, committed, _ in
+            seen.add("done \((error as NSError?)?.localizedFailureReason ?? "ok") \(committed)")
+        })
+        for attempt in 0...25 {
+            database.waitForCallbacks()
+            try #require(connection.writes.count == attempt + 1)
+            connection.writes[attempt].complete(.failed(status: "datastale", reason: nil))
+        }
+        database.waitForCallbacks()
+        #expect(seen.entries == ["done maxretry false"])
+        #expect(connection.writes.count == 26)
+    }
+
+    @Test("An aborted transaction writes nothing; an invalid value fails it with invalid_argument")
+    func abortAndInvalid() throws {
+        let (database, connection) = makeDatabase()
+        let seen = Recorder()
+        let ref = database.reference(withPath: "x")
+        ref.runTransactionBlock({ _ in .abort() }, andCompletionBlock: { error, committed, _ in
+            seen.add("abort \(error == nil) \(committed)")
+        })
+        ref.runTransactionBlock({ data in
+            data.value = Date()
+            return .success(withValue: data)
+        }, andCompletionBlock: { error, committed, _ in
+            seen.add("invalid \((error as NSError?)?.localizedFailureReason ?? "ok") \(committed)")
+        })
+        database.waitForCallbacks()
+        #expect(seen.entries == ["abort true false", "invalid invalid_argument false"])
+        #expect(connection.writes.isEmpty)
+    }
+}
