@@ -12,10 +12,9 @@ let package = Package(
         // The storage engine on its own, with its documented API (README: Using the engine).
         .library(name: "SegmentLog", targets: ["SegmentLog"]),
         // Firebase's APIs: Cloud Firestore (Cairn) and the Realtime Database (CairnDatabase).
-        // CairnApp, CairnModel, CairnLocalStore, CairnCore, CairnDatabaseCore and CairnTestSupport are internals, not products.
+        // CairnApp, CairnModel, CairnLocalStore, CairnCore, CairnGRPC, CairnDatabaseCore, CairnTestSupport: internals.
         .library(name: "Cairn", targets: ["Cairn"]),
         .library(name: "CairnDatabase", targets: ["CairnDatabase"]),
-        .library(name: "CairnGRPC", targets: ["CairnGRPC"]),
         .executable(name: "cairn", targets: ["cairn"]),
         .executable(name: "cairn-bench", targets: ["cairn-bench"]),
     ],

@@ -12,7 +12,7 @@ import Foundation
 /// let configuration = FirestoreRPCConfiguration.emulator(
 ///     databaseID: database, host: "127.0.0.1", port: 8080, auth: .unauthenticated)   // request.auth == null
 /// ```
-public enum EmulatorAuth: Sendable, Hashable {
+package enum EmulatorAuth: Sendable, Hashable {
     /// `Authorization: Bearer owner`: an administrator; security rules do not apply.
     case owner
     /// No `authorization` header: rules see `request.auth == null`.

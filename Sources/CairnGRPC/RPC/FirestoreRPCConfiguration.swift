@@ -15,24 +15,24 @@ import Foundation
 /// // FIRESTORE_EMULATOR_HOST=host:port overrides production settings, as in the official SDKs.
 /// let chosen = production.applyingEmulatorEnvironment()
 /// ```
-public struct FirestoreRPCConfiguration: Sendable {
+package struct FirestoreRPCConfiguration: Sendable {
     /// Returns the bearer token for the next call (without the `Bearer ` prefix), or nil to send no
     /// `authorization` header. Called before every RPC and stream start; cache inside the provider.
-    public typealias AuthTokenProvider = @Sendable () async throws -> String?
+    package typealias AuthTokenProvider = @Sendable () async throws -> String?
 
     /// The production host of Cloud Firestore.
-    public static let productionHost = "firestore.googleapis.com"
+    package static let productionHost = "firestore.googleapis.com"
     /// The environment variable that points every client at an emulator (`host:port`).
-    public static let emulatorHostVariable = "FIRESTORE_EMULATOR_HOST"
+    package static let emulatorHostVariable = "FIRESTORE_EMULATOR_HOST"
 
-    public var databaseID: DatabaseID
-    public var host: String
-    public var port: Int
+    package var databaseID: DatabaseID
+    package var host: String
+    package var port: Int
     /// TLS with the system's trust roots (production) or plaintext (the emulator).
-    public var usesTLS: Bool
-    public var authTokenProvider: AuthTokenProvider?
+    package var usesTLS: Bool
+    package var authTokenProvider: AuthTokenProvider?
 
-    public init(databaseID: DatabaseID, host: String, port: Int, usesTLS: Bool, authTokenProvider: AuthTokenProvider?) {
+    package init(databaseID: DatabaseID, host: String, port: Int, usesTLS: Bool, authTokenProvider: AuthTokenProvider?) {
         self.databaseID = databaseID
         self.host = host
         self.port = port
@@ -41,7 +41,7 @@ public struct FirestoreRPCConfiguration: Sendable {
     }
 
     /// Cloud Firestore: TLS to `firestore.googleapis.com:443`, tokens from `authTokenProvider`.
-    public static func production(
+    package static func production(
         databaseID: DatabaseID, authTokenProvider: AuthTokenProvider? = nil
     ) -> FirestoreRPCConfiguration {
         FirestoreRPCConfiguration(
@@ -51,7 +51,7 @@ public struct FirestoreRPCConfiguration: Sendable {
 
     /// The Firestore emulator in plaintext. By default with the token `owner`, which the emulator lets bypass
     /// security rules; `auth` selects a signed-out or mock user instead, for whom the rules apply.
-    public static func emulator(
+    package static func emulator(
         databaseID: DatabaseID, host: String, port: Int, auth: EmulatorAuth = .owner
     ) -> FirestoreRPCConfiguration {
         FirestoreRPCConfiguration(
@@ -61,7 +61,7 @@ public struct FirestoreRPCConfiguration: Sendable {
 
     /// This configuration, or the emulator's when `FIRESTORE_EMULATOR_HOST` is set to `host:port` in
     /// `environment`. A malformed value is an `invalidArgument` error naming the expected form.
-    public func applyingEmulatorEnvironment(
+    package func applyingEmulatorEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FirestoreErrorCode) -> FirestoreRPCConfiguration {
         guard let value = environment[Self.emulatorHostVariable], !value.isEmpty else { return self }

@@ -1,6 +1,6 @@
 /// A document as the cache knows it: its key, contents when it exists, and the versions that say how fresh
 /// the knowledge is.
-public struct Document: Sendable {
+package struct Document: Sendable {
     /// What is known about the document.
     package enum State: UInt8, Sendable {
         /// The document exists with `data`.

@@ -18,7 +18,7 @@
 /// index.directionalSegments.count      // 2: author, ts
 /// index.canonicalID                    // "posts|author:asc,tags:contains,ts:desc"
 /// ```
-public struct FieldIndex: Hashable, Sendable, Identifiable, CustomStringConvertible {
+package struct FieldIndex: Hashable, Sendable, Identifiable, CustomStringConvertible {
     /// One indexed field and how it is indexed.
     package struct Segment: Hashable, Sendable, CustomStringConvertible {
         /// How a field is indexed.
@@ -109,17 +109,17 @@ public struct FieldIndex: Hashable, Sendable, Identifiable, CustomStringConverti
     }
 
     /// The ``canonicalID``.
-    public var id: String { canonicalID }
+    package var id: String { canonicalID }
 
-    public var description: String { "FieldIndex(\(canonicalID))" }
+    package var description: String { "FieldIndex(\(canonicalID))" }
 
     /// Indexes are equal when their collection groups have the same UTF-8 bytes (as Firestore compares ids,
     /// without Unicode normalisation) and their segments are equal.
-    public static func == (a: FieldIndex, b: FieldIndex) -> Bool {
+    package static func == (a: FieldIndex, b: FieldIndex) -> Bool {
         BytewiseOrder.equal(a.collectionGroup, b.collectionGroup) && a.segments == b.segments
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         BytewiseOrder.hash(collectionGroup, into: &hasher)
         hasher.combine(segments)
     }

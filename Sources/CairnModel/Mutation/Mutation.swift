@@ -23,7 +23,7 @@
 ///
 /// Mutations are values (`Hashable`, `Sendable`): the local store persists a batch's mutations and replays them
 /// after a restart; they carry everything needed to do so.
-public struct Mutation: Sendable, Hashable {
+package struct Mutation: Sendable, Hashable {
     /// What the mutation writes.
     package enum Kind: Sendable, Hashable {
         /// Replace the document's contents with `value`.
@@ -107,7 +107,7 @@ public struct Mutation: Sendable, Hashable {
 
 extension Mutation: CustomStringConvertible {
     /// `patch(users/ada, {name}, exists(true), 1 transform)`: for logs and test failures.
-    public var description: String {
+    package var description: String {
         let transforms = fieldTransforms.isEmpty ? "" : ", \(fieldTransforms.count) transform(s)"
         switch kind {
         case .set: return "set(\(key), \(precondition)\(transforms))"

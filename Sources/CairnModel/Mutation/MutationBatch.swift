@@ -26,7 +26,7 @@
 ///
 /// When a batch is acknowledged or rejected, the overlays of its documents are recomputed from scratch: apply
 /// every remaining batch in order to the server copy, starting from the empty mask, then compute the overlay.
-public struct MutationBatch: Sendable, Hashable {
+package struct MutationBatch: Sendable, Hashable {
     /// The batch's place in the mutation queue: increasing across users, never reused.
     package let batchID: Int
     /// When the user made the writes: the local estimate of every server timestamp in the batch.
@@ -69,12 +69,12 @@ public struct MutationBatch: Sendable, Hashable {
     /// The documents the batch writes, each once, in order of first write.
     package let keys: [DocumentKey]
 
-    public static func == (lhs: MutationBatch, rhs: MutationBatch) -> Bool {
+    package static func == (lhs: MutationBatch, rhs: MutationBatch) -> Bool {
         lhs.batchID == rhs.batchID && lhs.localWriteTime == rhs.localWriteTime
             && lhs.baseMutations == rhs.baseMutations && lhs.mutations == rhs.mutations
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(batchID)
         hasher.combine(localWriteTime)
         hasher.combine(baseMutations)

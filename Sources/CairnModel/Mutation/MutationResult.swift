@@ -30,7 +30,7 @@ package struct MutationResult: Sendable, Hashable {
 ///     batch.applyToRemoteDocument(&document, for: key, batchResult: ack)
 /// }
 /// ```
-public struct MutationBatchResult: Sendable, Equatable {
+package struct MutationBatchResult: Sendable, Equatable {
     /// The acknowledged batch.
     package let batch: MutationBatch
     /// The commit time of the whole batch.

@@ -1,5 +1,5 @@
 /// A Firestore database: a project id and a database id (`(default)` unless named).
-public struct DatabaseID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct DatabaseID: Sendable, Hashable, Comparable, CustomStringConvertible {
     package static let defaultDatabase = "(default)"
 
     package var projectID: String
@@ -10,10 +10,10 @@ public struct DatabaseID: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.databaseID = databaseID
     }
 
-    public static func < (a: DatabaseID, b: DatabaseID) -> Bool {
+    package static func < (a: DatabaseID, b: DatabaseID) -> Bool {
         (a.projectID, a.databaseID) < (b.projectID, b.databaseID)
     }
 
     /// `projects/{project}/databases/{database}`.
-    public var description: String { "projects/\(projectID)/databases/\(databaseID)" }
+    package var description: String { "projects/\(projectID)/databases/\(databaseID)" }
 }

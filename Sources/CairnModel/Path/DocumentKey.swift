@@ -9,7 +9,7 @@
 /// key.documentID                             // "p1"
 /// try DocumentKey(parsing: "users")          // throws: a document path needs an even number of segments
 /// ```
-public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     package let path: ResourcePath
 
     /// A key from a path already known to be a document path (no validation beyond a precondition).
@@ -61,9 +61,9 @@ public struct DocumentKey: Sendable, Hashable, Comparable, CustomStringConvertib
     package var documentID: String { path.segments[path.count - 1] }
 
     /// The path joined with `/`, such as `users/ada`.
-    public var description: String { path.canonicalString }
+    package var description: String { path.canonicalString }
 
-    public static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.path < b.path }
-    public static func == (a: DocumentKey, b: DocumentKey) -> Bool { a.path == b.path }
-    public func hash(into hasher: inout Hasher) { path.hash(into: &hasher) }
+    package static func < (a: DocumentKey, b: DocumentKey) -> Bool { a.path < b.path }
+    package static func == (a: DocumentKey, b: DocumentKey) -> Bool { a.path == b.path }
+    package func hash(into hasher: inout Hasher) { path.hash(into: &hasher) }
 }

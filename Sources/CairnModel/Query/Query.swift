@@ -23,7 +23,7 @@
 ///   has that id, anywhere under `path` (the root for the public API);
 /// - a document query: `path` names a document, and the query matches just that document (what a
 ///   `DocumentReference` listens to).
-public struct Query: Sendable, Hashable, CustomStringConvertible {
+package struct Query: Sendable, Hashable, CustomStringConvertible {
     /// Whether ``limit`` keeps the first or the last documents in query order.
     package enum LimitType: String, Sendable, Hashable {
         /// `limit(to:)`: the first documents.
@@ -148,16 +148,16 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
         return target.canonicalID + (limitType == .last ? "|lt:l" : "|lt:f")
     }
 
-    public var description: String { "Query(\(canonicalID))" }
+    package var description: String { "Query(\(canonicalID))" }
 
     /// Queries are equal when they run the same target with the same limit type (SDK `operator==`), so an
     /// explicit `__name__` order by that normalization would add anyway makes no difference. Filters compare
     /// structurally: `where(a).where(b)` and `where(and(a, b))` are different queries that share a canonical id.
-    public static func == (a: Query, b: Query) -> Bool {
+    package static func == (a: Query, b: Query) -> Bool {
         a.hasLimitToLast == b.hasLimitToLast && a.target == b.target
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(hasLimitToLast)
         hasher.combine(target)
     }

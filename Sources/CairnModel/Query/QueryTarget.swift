@@ -13,7 +13,7 @@
 /// last3.target.limit        // 3
 /// last3.target.canonicalID  // "scores|f:|ob:pointsdesc,__name__desc|l:3"
 /// ```
-public struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
+package struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
     package var path: ResourcePath
     package var collectionGroup: String?
     package var filters: [Filter]
@@ -74,7 +74,7 @@ public struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
         return id
     }
 
-    public var description: String { "Target(\(canonicalID))" }
+    package var description: String { "Target(\(canonicalID))" }
 }
 
 extension Query {

@@ -57,7 +57,7 @@ extension Value: Comparable {
     }
 
     /// `compare(a, b) < 0`. Note that neither `a < b` nor `b < a` holds for `1` and `1.0`, which are not `==`.
-    public static func < (a: Value, b: Value) -> Bool { compare(a, b) < 0 }
+    package static func < (a: Value, b: Value) -> Bool { compare(a, b) < 0 }
 
     static func compareTimestamps(_ a: Timestamp, _ b: Timestamp) -> Int {
         if a.seconds != b.seconds { return a.seconds < b.seconds ? -1 : 1 }

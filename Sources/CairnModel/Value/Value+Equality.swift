@@ -16,7 +16,7 @@ extension Value: Hashable {
     /// Value.double(.nan) == .double(.nan)                   // true
     /// Value.string("é") == .string("e\u{301}")              // false
     /// ```
-    public static func == (a: Value, b: Value) -> Bool {
+    package static func == (a: Value, b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null):
             return true
@@ -50,7 +50,7 @@ extension Value: Hashable {
     }
 
     /// Hashes consistently with `==`: equal values hash alike.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null:
             hasher.combine(0 as UInt8)
@@ -103,7 +103,7 @@ extension Value: Hashable {
 
 extension ObjectValue: Hashable {
     /// Equal when both have the same keys (compared by UTF-8 bytes) with equal values, in any insertion order.
-    public static func == (a: ObjectValue, b: ObjectValue) -> Bool {
+    package static func == (a: ObjectValue, b: ObjectValue) -> Bool {
         guard a.fields.count == b.fields.count else { return false }
         for (key, value) in a.fields {
             guard let index = b.fields.index(forKey: key) else { return false }
@@ -115,7 +115,7 @@ extension ObjectValue: Hashable {
     }
 
     /// Hashes the entries independently of their order, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var entries: UInt64 = 0
         for (key, value) in fields {
             var entryHasher = Hasher()

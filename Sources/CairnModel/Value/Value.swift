@@ -17,7 +17,7 @@
 /// likes == .double(3)                  // false: type-strict equality
 /// likes.canonicalString                // "3"
 /// ```
-public enum Value: Sendable {
+package enum Value: Sendable {
     case null
     case boolean(Bool)
     case integer(Int64)
@@ -37,7 +37,7 @@ public enum Value: Sendable {
 
 /// A point in time with nanosecond precision, as Firestore stores it: seconds since the Unix epoch and
 /// nanoseconds within the second (0...999_999_999). Valid range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z.
-public struct Timestamp: Sendable, Hashable, Comparable {
+package struct Timestamp: Sendable, Hashable, Comparable {
     package var seconds: Int64
     package var nanoseconds: Int32
 
@@ -46,13 +46,13 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         self.nanoseconds = nanoseconds
     }
 
-    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+    package static func < (a: Timestamp, b: Timestamp) -> Bool {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }
 }
 
 /// A latitude/longitude pair in degrees.
-public struct GeoPoint: Sendable, Hashable {
+package struct GeoPoint: Sendable, Hashable {
     package var latitude: Double
     package var longitude: Double
 
@@ -63,7 +63,7 @@ public struct GeoPoint: Sendable, Hashable {
 }
 
 /// The value of a map field or of a whole document: string keys to values.
-public struct ObjectValue: Sendable {
+package struct ObjectValue: Sendable {
     package var fields: [String: Value]
 
     package init(_ fields: [String: Value] = [:]) { self.fields = fields }
