@@ -112,6 +112,47 @@ struct APICodableTests {
         #expect(throws: DecodingError.self) { try decoder.decode(String.self, from: NSNumber(value: 3)) }
     }
 
+    class Animal: Codable {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+
+    /// A subclass that encodes its superclass with `superEncoder()`, whose `CodingKeys` has no `super` case.
+    final class Dog: Animal {
+        var breed: String
+        enum CodingKeys: String, CodingKey { case breed }
+
+        init(name: String, breed: String) {
+            self.breed = breed
+            super.init(name: name)
+        }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            breed = try container.decode(String.self, forKey: .breed)
+            try super.init(from: container.superDecoder())
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(breed, forKey: .breed)
+            try super.encode(to: container.superEncoder())
+        }
+    }
+
+    @Test("A class hierarchy encodes its superclass under `super` and decodes it back (superEncoder did not crash)")
+    func superEncoderRoundTrip() throws {
+        let encoded = try Firestore.Encoder().encode(Dog(name: "Rex", breed: "collie"))
+        #expect(encoded["breed"] as? String == "collie")
+        #expect((encoded["super"] as? [String: Any])?["name"] as? String == "Rex")
+        let decoded = try Firestore.Decoder().decode(Dog.self, from: encoded)
+        #expect(decoded.name == "Rex" && decoded.breed == "collie")
+        // Without a `super` map the superclass decodes from null: a clear DecodingError, not a crash.
+        #expect(throws: DecodingError.self) {
+            try Firestore.Decoder().decode(Dog.self, from: ["breed": "collie", "name": "Rex"])
+        }
+    }
+
     @Test("getDocument(as:) decodes the document read, or reports the read's error")
     func getDocumentAs() async throws {
         let env = APITestEnvironment()

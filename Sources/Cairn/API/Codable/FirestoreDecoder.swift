@@ -163,7 +163,9 @@ final class FirestoreValueDecoder: Swift.Decoder {
             try decoder.child(try field(key), key: key).unkeyedContainer()
         }
 
-        func superDecoder() throws -> any Swift.Decoder { decoder.child(fields, key: IndexKey(0)) }
+        /// The superclass's fields, from the map under `super` that ``Firestore/Encoder`` writes (null when absent,
+        /// as Foundation's JSONDecoder does).
+        func superDecoder() throws -> any Swift.Decoder { decoder.child(fields[SuperKey.name] ?? NSNull(), key: SuperKey()) }
 
         func superDecoder(forKey key: Key) throws -> any Swift.Decoder { decoder.child(try field(key), key: key) }
     }

@@ -144,9 +144,11 @@ final class FirestoreValueEncoder: Swift.Encoder {
         let node: Node
         let codingPath: [any CodingKey]
 
-        private func set(_ child: Node, for key: Key) {
+        private func set(_ child: Node, for key: Key) { set(child, named: key.stringValue) }
+
+        private func set(_ child: Node, named name: String) {
             guard case .keyed(var children) = node.content else { return }
-            children[key.stringValue] = child
+            children[name] = child
             node.content = .keyed(children)
         }
 
@@ -177,7 +179,13 @@ final class FirestoreValueEncoder: Swift.Encoder {
             return UnkeyedContainer(encoder: encoder, node: child, codingPath: codingPath + [key])
         }
 
-        mutating func superEncoder() -> any Swift.Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        /// The superclass's encoding, in a map under the field `super` (as Foundation's JSONEncoder does); the
+        /// type's own `CodingKeys` need not have that case.
+        mutating func superEncoder() -> any Swift.Encoder {
+            let child = FirestoreValueEncoder(codingPath: codingPath + [SuperKey()], userInfo: encoder.userInfo)
+            set(child.node, named: SuperKey.name)
+            return child
+        }
 
         mutating func superEncoder(forKey key: Key) -> any Swift.Encoder {
             let child = FirestoreValueEncoder(codingPath: codingPath + [key], userInfo: encoder.userInfo)
@@ -264,6 +272,17 @@ struct IndexKey: CodingKey {
     init?(stringValue: String) { nil }
 
     init?(intValue: Int) { self.init(intValue) }
+}
+
+/// The coding key of a superclass's encoding (`superEncoder()` / `superDecoder()`): the field `super`.
+struct SuperKey: CodingKey {
+    static let name = "super"
+    var stringValue: String { Self.name }
+    var intValue: Int? { nil }
+
+    init() {}
+    init?(stringValue: String) { if stringValue != Self.name { return nil } }
+    init?(intValue: Int) { nil }
 }
 
 /// The coding key of a map entry, on the paths the encoder builds for its messages.
