@@ -66,6 +66,24 @@ struct APIValueTests {
         #expect(error.message.contains("Provided names must not be empty"))
     }
 
+    @Test("FieldValue sentinels compare equal by operation and operands, also as values of an NSDictionary")
+    func fieldValueEquality() {
+        #expect(FieldValue.serverTimestamp() == FieldValue.serverTimestamp())
+        #expect(FieldValue.delete() == FieldValue.delete())
+        #expect(FieldValue.delete() != FieldValue.serverTimestamp())
+        #expect(FieldValue.increment(Int64(2)) == FieldValue.increment(Int64(2)))
+        #expect(FieldValue.increment(Int64(2)) != FieldValue.increment(Int64(3)))
+        #expect(FieldValue.arrayUnion(["a", 1]) == FieldValue.arrayUnion(["a", 1]))
+        #expect(FieldValue.arrayUnion(["a"]) != FieldValue.arrayRemove(["a"]))
+        #expect(Set([FieldValue.serverTimestamp(), FieldValue.serverTimestamp()]).count == 1)
+        let first = NSDictionary(dictionary: ["updated": FieldValue.serverTimestamp(), "n": 1])
+        let second = NSDictionary(dictionary: ["updated": FieldValue.serverTimestamp(), "n": 1])
+        let same: Bool = first.isEqual(to: second as! [AnyHashable: Any])
+        let other: Bool = first.isEqual(to: ["updated": FieldValue.delete(), "n": 1])
+        #expect(same)
+        #expect(!other)
+    }
+
     @Test("FieldValue sentinels carry their operation; bad arrayUnion elements are kept as the error")
     func fieldValues() {
         guard case .success(.increment(.integer(3))) = FieldValue.increment(Int64(3)).sentinel else {

@@ -14,7 +14,7 @@
 ///     "nickname": .delete,                     // only in updates and merges
 /// ]
 /// ```
-package indirect enum UserValue: Sendable {
+package indirect enum UserValue: Sendable, Equatable {
     /// Plain data. Maps and arrays inside it are checked like ``map(_:)`` and ``array(_:)``.
     case value(Value)
     /// A map whose values may hold sentinels.

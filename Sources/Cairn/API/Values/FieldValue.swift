@@ -14,7 +14,7 @@ import CairnModel
 /// Where each may appear follows Firebase: `delete()` only in `updateData` (as a top-level value) and in
 /// `setData(_:merge:)` / `setData(_:mergeFields:)`; none inside arrays. Elements of `arrayUnion` / `arrayRemove`
 /// must be Firestore values; an unsupported element is reported when the sentinel is written.
-public final class FieldValue: Sendable, CustomStringConvertible {
+public final class FieldValue: Sendable, Hashable, CustomStringConvertible {
     let sentinel: Result<UserValue, FirestoreErrorCode>
 
     private init(_ sentinel: Result<UserValue, FirestoreErrorCode>) {
@@ -52,6 +52,12 @@ public final class FieldValue: Sendable, CustomStringConvertible {
             return .failure(error)
         }
     }
+
+    /// Two sentinels are equal when they stand for the same operation with the same operands, as Firebase's are
+    /// (`FieldValue.serverTimestamp() == FieldValue.serverTimestamp()`, also as values of an `NSDictionary`).
+    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool { lhs.sentinel == rhs.sentinel }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
     public var description: String {
         switch sentinel {
