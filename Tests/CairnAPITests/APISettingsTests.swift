@@ -34,7 +34,7 @@ struct APISettingsTests {
                 continue
             }
             #expect(sizeBytes == size)
-            #expect(directory.path.hasSuffix("cairn/\(env.projectID)/(default)"))
+            #expect(directory.path.hasSuffix("cairn/@\(env.projectID)/\(env.projectID)/(default)"))
         }
         let xdg = ClientConfiguration.defaultCacheDirectory(
             databaseID: DatabaseID(projectID: "p", databaseID: "db"), environment: ["XDG_DATA_HOME": "/data"])
@@ -42,6 +42,39 @@ struct APISettingsTests {
         let home = ClientConfiguration.defaultCacheDirectory(
             databaseID: DatabaseID(projectID: "p"), environment: ["HOME": "/home/u", "XDG_DATA_HOME": "relative"])
         #expect(home.path == "/home/u/.local/share/cairn/p/(default)")
+        let named = ClientConfiguration.defaultCacheDirectory(
+            appName: "analytics", databaseID: DatabaseID(projectID: "p"), environment: ["XDG_DATA_HOME": "/data"])
+        #expect(named.path == "/data/cairn/@analytics/p/(default)")
+        let climbing = ClientConfiguration.defaultCacheDirectory(
+            appName: "../../etc", databaseID: DatabaseID(projectID: "p"), environment: ["XDG_DATA_HOME": "/data"])
+        #expect(climbing.path == "/data/cairn/@%2E%2E%2F%2E%2E%2Fetc/p/(default)")
+    }
+
+    @Test("Two apps on one project each open their own default persistent cache; neither locks the other out")
+    func twoAppsOneProject() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("two-apps-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let projectID = "shared-\(UUID().uuidString.lowercased())"
+        let names = ["first-\(projectID)", "second-\(projectID)"]
+        var instances: [Firestore] = []
+        for name in names {
+            FirebaseApp.configure(name: name, options: FirebaseOptions(projectID: projectID))
+            let db = Firestore(
+                app: FirebaseApp.app(name: name)!, database: "(default)", environment: ["XDG_DATA_HOME": base.path])
+            let settings = db.settings
+            settings.datastoreProvider = UnreachableDatastore.provider
+            db.settings = settings
+            instances.append(db)
+        }
+        for (db, name) in zip(instances, names) {
+            guard case .success = db.client() else {
+                Issue.record("app \(name) could not open its cache: \(db.client())")
+                continue
+            }
+            let directory = base.appendingPathComponent("cairn/@\(name)/\(projectID)/(default)")
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("LOCK").path))
+        }
+        for db in instances { try await db.terminate() }
     }
 
     @Test("Mixing cacheSettings with the legacy persistence fields is rejected when the instance starts")

@@ -29,7 +29,10 @@ struct ClientConfiguration: Sendable {
     var datastoreProvider: DatastoreProvider
 
     /// The configuration for `settings` on `databaseID`.
-    init(databaseID: DatabaseID, settings: FirestoreSettings, environment: [String: String]) {
+    init(
+        databaseID: DatabaseID, settings: FirestoreSettings, environment: [String: String],
+        appName: String = FirebaseApp.defaultAppName
+    ) {
         self.databaseInfo = DatabaseInfo(databaseID: databaseID, host: settings.host, isSSLEnabled: settings.isSSLEnabled)
         self.dispatchQueue = settings.dispatchQueue
         self.datastoreProvider =
@@ -40,16 +43,21 @@ struct ClientConfiguration: Sendable {
         case let persistent as PersistentCacheSettings:
             cache = .persistent(
                 directory: persistent.directory
-                    ?? Self.defaultCacheDirectory(databaseID: databaseID, environment: environment),
+                    ?? Self.defaultCacheDirectory(appName: appName, databaseID: databaseID, environment: environment),
                 sizeBytes: persistent.sizeBytes, onDamage: persistent.onDamage)
         default:
             cache = .memory(lruSizeBytes: nil)
         }
     }
 
-    /// `$XDG_DATA_HOME/cairn/<project>/<database>`, with `~/.local/share` when `XDG_DATA_HOME` is unset or
-    /// relative (the XDG Base Directory rules).
-    static func defaultCacheDirectory(databaseID: DatabaseID, environment: [String: String]) -> URL {
+    /// `$XDG_DATA_HOME/cairn/<project>/<database>` for the default app and `…/cairn/@<app>/<project>/<database>`
+    /// for any other (so two apps on one project each have a cache, as Firebase keys its cache by app), with
+    /// `~/.local/share` when `XDG_DATA_HOME` is unset or relative (the XDG Base Directory rules). The app name is
+    /// percent-encoded except letters, digits, `-` and `_`, so no name can climb out of `cairn/`; `@` cannot
+    /// begin a project ID, so an app's directory never meets a project's.
+    static func defaultCacheDirectory(
+        appName: String = FirebaseApp.defaultAppName, databaseID: DatabaseID, environment: [String: String]
+    ) -> URL {
         let base: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -57,7 +65,16 @@ struct ClientConfiguration: Sendable {
             let home = environment["HOME"] ?? NSHomeDirectory()
             base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share")
         }
-        return base.appendingPathComponent("cairn").appendingPathComponent(databaseID.projectID)
+        var directory = base.appendingPathComponent("cairn")
+        if appName != FirebaseApp.defaultAppName {
+            var allowed = CharacterSet(charactersIn: "-_")
+            allowed.formUnion(CharacterSet(charactersIn: "a"..."z"))
+            allowed.formUnion(CharacterSet(charactersIn: "A"..."Z"))
+            allowed.formUnion(CharacterSet(charactersIn: "0"..."9"))
+            let escaped = appName.addingPercentEncoding(withAllowedCharacters: allowed) ?? "app"
+            directory = directory.appendingPathComponent("@" + escaped)
+        }
+        return directory.appendingPathComponent(databaseID.projectID)
             .appendingPathComponent(databaseID.databaseID, isDirectory: true)
     }
 }

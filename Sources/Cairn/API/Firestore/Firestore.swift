@@ -172,7 +172,7 @@ public final class Firestore: @unchecked Sendable {
                 }
                 try settings.validate()
                 let configuration = ClientConfiguration(
-                    databaseID: databaseID, settings: settings, environment: environment)
+                    databaseID: databaseID, settings: settings, environment: environment, appName: app.name)
                 started = .success(try configuration.startClient())
             } catch {
                 started = .failure(error)
@@ -213,7 +213,8 @@ public final class Firestore: @unchecked Sendable {
 
     /// The resolved configuration of the current settings (for `clearPersistence`).
     var configuration: ClientConfiguration {
-        ClientConfiguration(databaseID: databaseID, settings: state.withLock { $0.settings }, environment: environment)
+        ClientConfiguration(
+            databaseID: databaseID, settings: state.withLock { $0.settings }, environment: environment, appName: app.name)
     }
 
     /// The queue user callbacks run on.
