@@ -54,21 +54,24 @@ struct CacheFileModeTests {
         #expect(modes.notPrivate.isEmpty, "not private: \(modes.notPrivate)")
     }
 
-    @Test("A missing $XDG_DATA_HOME is created 0700, then cairn/<project>/<database> 0700, the files 0600")
+    @Test("A missing $XDG_DATA_HOME is created 0700, then cairn/@<app>/<project>/<database> 0700, the files 0600")
     func missingXDGDataHomeIsPrivate() async throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-xdg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: parent) }
         let xdg = parent.appendingPathComponent("data")
-        let project = try await withUmask(0o022) {
+        let (project, appName) = try await withUmask(0o022) {
             let (db, app) = instance(environment: ["XDG_DATA_HOME": xdg.path], directory: nil)
             try await write(db)
             try await db.terminate()
-            return app.options.projectID!
+            return (app.options.projectID!, app.name)
         }
         let modes = try FileModes(under: xdg.path)
-        let cache = xdg.path + "/cairn/\(project)/(default)"
-        #expect(modes.directories.map(\.path).sorted() == [xdg.path, xdg.path + "/cairn", xdg.path + "/cairn/\(project)", cache])
+        let appDirectory = xdg.path + "/cairn/@\(appName)"
+        let cache = appDirectory + "/\(project)/(default)"
+        #expect(
+            modes.directories.map(\.path).sorted()
+                == [xdg.path, xdg.path + "/cairn", appDirectory, appDirectory + "/\(project)", cache])
         #expect(modes.files.contains { $0.path == cache + "/MANIFEST" })
         #expect(modes.notPrivate.isEmpty, "not private: \(modes.notPrivate)")
     }
