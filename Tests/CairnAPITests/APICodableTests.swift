@@ -71,6 +71,23 @@ struct APICodableTests {
         #expect(try await env.writes().last?.first?.key.documentID == added.documentID)
     }
 
+    @Test("WriteBatch.setData(from:forDocument:mergeFields:) writes only the named fields of the encoded value")
+    func batchSetDataFromMergeFields() async throws {
+        let env = APITestEnvironment()
+        let batch = env.db.batch()
+        try batch.setData(
+            from: Address(city: "Paris", zip: 75), forDocument: env.db.document("places/p"), mergeFields: ["city"])
+        try await batch.commit()
+        let mutation = try #require(try await env.writes().last?.first)
+        guard case .patch(let value, let mask) = mutation.kind else {
+            Issue.record("a mergeFields write is not a patch: \(mutation.kind)")
+            return
+        }
+        #expect(value.fields["city"] == .string("Paris"))
+        #expect(value.fields["zip"] == nil)
+        #expect(mask.fields == [CairnModel.FieldPath(segments: ["city"])])
+    }
+
     @Test("Decoding a snapshot round-trips the value, fills @DocumentID and reads pending server timestamps")
     func decoding() throws {
         let env = APITestEnvironment()

@@ -90,6 +90,15 @@ extension WriteBatch {
     ) throws -> WriteBatch {
         setData(try encoder.encode(value), forDocument: document, merge: merge)
     }
+
+    /// Encodes `value` and adds a write of only its `mergeFields` (dotted `String`s or ``FieldPath``s).
+    @discardableResult
+    public func setData<T: Encodable>(
+        from value: T, forDocument document: DocumentReference, mergeFields: [Any],
+        encoder: Firestore.Encoder = Firestore.Encoder()
+    ) throws -> WriteBatch {
+        setData(try encoder.encode(value), forDocument: document, mergeFields: mergeFields)
+    }
 }
 
 extension Transaction {
@@ -100,5 +109,14 @@ extension Transaction {
         encoder: Firestore.Encoder = Firestore.Encoder()
     ) throws -> Transaction {
         setData(try encoder.encode(value), forDocument: document, merge: merge)
+    }
+
+    /// Encodes `value` and adds a write of only its `mergeFields` to the transaction.
+    @discardableResult
+    public func setData<T: Encodable>(
+        from value: T, forDocument document: DocumentReference, mergeFields: [Any],
+        encoder: Firestore.Encoder = Firestore.Encoder()
+    ) throws -> Transaction {
+        setData(try encoder.encode(value), forDocument: document, mergeFields: mergeFields)
     }
 }
