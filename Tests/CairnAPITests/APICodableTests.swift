@@ -88,6 +88,19 @@ struct APICodableTests {
         #expect(mask.fields == [CairnModel.FieldPath(segments: ["city"])])
     }
 
+    @Test("@DocumentID encodes to nothing with Firestore.Encoder and throws encodingIsNotSupported with others")
+    func documentIDWithForeignEncoder() throws {
+        struct Named: Codable { @DocumentID var id: String?; var name: String }
+        let encoded = try Firestore.Encoder().encode(Named(id: "x", name: "n"))
+        #expect(encoded.keys.sorted() == ["name"])
+        #expect {
+            try JSONEncoder().encode(Named(id: "x", name: "n"))
+        } throws: { error in
+            guard case FirestoreEncodingError.encodingIsNotSupported(let message) = error else { return false }
+            return message.contains("Firestore.Encoder")
+        }
+    }
+
     @Test("Decoding a snapshot round-trips the value, fills @DocumentID and reads pending server timestamps")
     func decoding() throws {
         let env = APITestEnvironment()

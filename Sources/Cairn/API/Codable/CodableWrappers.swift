@@ -50,8 +50,12 @@ public struct DocumentID<Value: DocumentIDWrappable & Codable>: DocumentIDProtoc
         wrappedValue = (decoder as? FirestoreValueDecoder)?.reference.map(Value.wrap)
     }
 
-    /// Writes nothing: the ID is the document's name, not a field.
-    public func encode(to encoder: any Swift.Encoder) throws {}
+    /// Writes nothing with ``Firestore/Encoder`` (the ID is the document's name, not a field); any other encoder
+    /// gets ``FirestoreEncodingError/encodingIsNotSupported(_:)``, as with Firebase.
+    public func encode(to encoder: any Swift.Encoder) throws {
+        if encoder is FirestoreValueEncoder { return }
+        throw FirestoreEncodingError.encodingIsNotSupported("DocumentID values can only be encoded with Firestore.Encoder")
+    }
 }
 
 /// Types a ``ServerTimestamp`` property can hold: ``Timestamp`` or `Date`.
