@@ -101,6 +101,29 @@ struct APICodableTests {
         }
     }
 
+    @Test("A DocumentReference field round-trips through Firestore's coders; other coders get a clear error")
+    func documentReferenceCodable() throws {
+        struct Order: Codable { var customer: DocumentReference; var total: Int }
+        let env = APITestEnvironment()
+        let customer = env.db.document("users/ada")
+        let encoded = try Firestore.Encoder().encode(Order(customer: customer, total: 3))
+        #expect(encoded["customer"] as? DocumentReference == customer)
+        let decoded = try Firestore.Decoder().decode(Order.self, from: encoded)
+        #expect(decoded.customer == customer && decoded.total == 3)
+        #expect {
+            try JSONEncoder().encode(Order(customer: customer, total: 3))
+        } throws: { error in
+            guard case FirestoreEncodingError.encodingIsNotSupported = error else { return false }
+            return true
+        }
+        #expect {
+            try JSONDecoder().decode(Order.self, from: Data(#"{"customer": "users/ada", "total": 3}"#.utf8))
+        } throws: { error in
+            guard case FirestoreDecodingError.decodingIsNotSupported = error else { return false }
+            return true
+        }
+    }
+
     @Test("Decoding a snapshot round-trips the value, fills @DocumentID and reads pending server timestamps")
     func decoding() throws {
         let env = APITestEnvironment()

@@ -10,3 +10,10 @@ public enum FirestoreEncodingError: Error, Sendable {
     /// The value cannot be encoded by this encoder; the message says which encoder can.
     case encodingIsNotSupported(String)
 }
+
+/// An error of decoding with a `Codable` decoder other than ``Firestore/Decoder`` what only Firestore can read
+/// (Firebase's `FirestoreDecodingError`).
+public enum FirestoreDecodingError: Error, Sendable {
+    /// The value cannot be decoded by this decoder; the message says which decoder can.
+    case decodingIsNotSupported(String)
+}
