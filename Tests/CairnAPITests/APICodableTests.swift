@@ -124,6 +124,23 @@ struct APICodableTests {
         }
     }
 
+    @Test("FieldValue sentinels inside an Encodable type reach the write as transforms; other encoders refuse them")
+    func fieldValueEncodable() async throws {
+        struct Visit: Encodable { var count: FieldValue; var at: FieldValue }
+        let env = APITestEnvironment()
+        try env.db.document("pages/home").setData(
+            from: Visit(count: .increment(Int64(1)), at: .serverTimestamp()), merge: true)
+        let mutation = try #require(try await env.writes().last?.first)
+        #expect(mutation.fieldTransforms.map(\.field).sorted { $0.segments.joined() < $1.segments.joined() }
+            == [CairnModel.FieldPath(segments: ["at"]), CairnModel.FieldPath(segments: ["count"])])
+        #expect {
+            try JSONEncoder().encode(Visit(count: .increment(Int64(1)), at: .serverTimestamp()))
+        } throws: { error in
+            guard case FirestoreEncodingError.encodingIsNotSupported = error else { return false }
+            return true
+        }
+    }
+
     @Test("Decoding a snapshot round-trips the value, fills @DocumentID and reads pending server timestamps")
     func decoding() throws {
         let env = APITestEnvironment()
