@@ -3,7 +3,8 @@ import CairnDatabaseCore
 import Foundation
 import Testing
 
-@Suite("Database API: queries, push ids, settings, references")
+/// Serialized: the class-level goOffline/goOnline test reaches every started database, the app-deletion test too.
+@Suite("Database API: queries, push ids, settings, references", .serialized)
 struct DatabaseAPITests {
     @Test("Invalid query builders report invalid_argument to the cancel block and listen to nothing")
     func queryValidation() {
@@ -90,5 +91,20 @@ struct DatabaseAPITests {
         FirebaseApp.app(name: name)!.delete { _ in }
         first.waitForCallbacks()
         #expect(connection.interrupted)
+    }
+
+    @Test("The class-level goOffline and goOnline reach every started database and start none")
+    func classLevelConnection() {
+        let (first, firstConnection) = makeDatabase()
+        let (_, unstarted) = makeDatabase()
+        first.reference(withPath: "x").observe(.value) { _ in }
+        first.waitForCallbacks()
+        DatabaseReference.goOffline()
+        first.waitForCallbacks()
+        #expect(firstConnection.interrupted)
+        #expect(unstarted.delegate == nil)
+        DatabaseReference.goOnline()
+        first.waitForCallbacks()
+        #expect(!firstConnection.interrupted)
     }
 }
