@@ -1,6 +1,7 @@
 import CairnDatabase
 import CairnDatabaseCore
 import Foundation
+import Synchronization
 import Testing
 
 /// Serialized: the class-level goOffline/goOnline test reaches every started database, the app-deletion test too.
@@ -106,5 +107,32 @@ struct DatabaseAPITests {
         DatabaseReference.goOnline()
         first.waitForCallbacks()
         #expect(!firstConnection.interrupted)
+    }
+
+    @Test("setLoggingEnabled logs requests, answers and the connection while on, nothing while off")
+    func loggingEnabled() {
+        let lines = Recorder()
+        let previous = DatabaseLog.sink.withLock { sink in
+            let old = sink
+            sink = { lines.add($0) }
+            return old
+        }
+        defer {
+            Database.setLoggingEnabled(false)
+            DatabaseLog.sink.withLock { $0 = previous }
+        }
+        let (database, connection) = makeDatabase()
+        database.reference(withPath: "logged/quiet").setValue(0)
+        database.waitForCallbacks()
+        Database.setLoggingEnabled(true)
+        database.reference(withPath: "logged/loud").setValue(1)
+        database.waitForCallbacks()
+        connection.writes[1].complete(.ok)
+        database.waitForCallbacks()
+        Database.setLoggingEnabled(false)
+        database.reference(withPath: "logged/after").setValue(2)
+        database.waitForCallbacks()
+        let mine = lines.entries.filter { $0.contains("/logged/") }
+        #expect(mine == ["p /logged/loud", "p /logged/loud: ok"])
     }
 }

@@ -131,6 +131,10 @@ public final class Database: @unchecked Sendable {
     public func goOffline() { repo.goOffline() }
     public func goOnline() { repo.goOnline() }
 
+    /// Turns debug logging on or off for every database (off by default): one line per request, answer, server
+    /// push and connection change, `[CairnDatabase] <message>`, on standard error.
+    public class func setLoggingEnabled(_ enabled: Bool) { DatabaseLog.isEnabled = enabled }
+
     /// Cancels every write the server has not acknowledged: the local changes are reverted (observers see the
     /// reverting events), then each write's completion gets Firebase's `write_canceled` error (code 3), as do
     /// pending transactions (not committed) and unanswered onDisconnect requests.

@@ -94,7 +94,7 @@ package final class Repo: @unchecked Sendable {
             let writeId = nextWriteId
             nextWriteId += 1
             deliver(syncTree.applyUserOverwrite(path, resolved, writeId: writeId))
-            track({ connection?.put(path, node.exportJSON(), hash: nil, onComplete: $0) }) { [self] status in
+            track("p \(path)", { connection?.put(path, node.exportJSON(), hash: nil, onComplete: $0) }) { [self] status in
                 finishWrite(writeId, status, completion)
             }
         }
@@ -114,7 +114,7 @@ package final class Repo: @unchecked Sendable {
             deliver(syncTree.applyUserMerge(path, resolved, writeId: writeId))
             var wire: [String: JSONValue] = [:]
             for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
-            track({ connection?.merge(path, wire, onComplete: $0) }) { [self] status in
+            track("m \(path)", { connection?.merge(path, wire, onComplete: $0) }) { [self] status in
                 finishWrite(writeId, status, completion)
             }
         }
@@ -126,13 +126,16 @@ package final class Repo: @unchecked Sendable {
         completion(status)
     }
 
-    /// Sends a request with `send`; its answer runs `handler` on the queue, unless the request was purged.
-    func track(_ send: (@escaping @Sendable (WriteStatus) -> Void) -> Void, _ handler: @escaping (WriteStatus) -> Void) {
+    /// Sends a request (`name` for the log) with `send`; its answer runs `handler` on the queue, unless the request
+    /// was purged.
+    func track(_ name: String, _ send: (@escaping @Sendable (WriteStatus) -> Void) -> Void, _ handler: @escaping (WriteStatus) -> Void) {
         let number = nextRequest
         nextRequest += 1
         outstanding[number] = handler
+        DatabaseLog.log(name)
         send { [weak self] status in
             guard let self else { return }
+            DatabaseLog.log("\(name): \(status)")
             self.onQueue { self.outstanding.removeValue(forKey: number)?(status) }
         }
     }
@@ -142,6 +145,7 @@ package final class Repo: @unchecked Sendable {
     /// `write_canceled`, in the order they were made. Answers that still arrive for them are ignored.
     package func purgeOutstandingWrites() {
         onQueue { [self] in
+            DatabaseLog.log("purging outstanding writes")
             deliver(syncTree.removeAllWrites())
             let cancelled = outstanding.sorted { $0.key < $1.key }.map(\.value)
             outstanding = [:]
@@ -179,6 +183,7 @@ package final class Repo: @unchecked Sendable {
 extension Repo: DatabaseConnectionDelegate {
     package func connectionDidConnect(serverTimeOffset offset: Double) {
         onQueue { [self] in
+            DatabaseLog.log("connected, server time offset \(offset) ms")
             serverTimeOffset = offset
             isConnected = true
             updateInfo(Repo.serverTimeOffsetKey, Node(leaf: .double(offset)))
@@ -189,6 +194,7 @@ extension Repo: DatabaseConnectionDelegate {
 
     package func connectionDidDisconnect() {
         onQueue { [self] in
+            DatabaseLog.log("disconnected")
             isConnected = false
             updateInfo(Repo.connectedKey, Node(leaf: .bool(false)))
             runOnDisconnectOperations()
@@ -197,6 +203,7 @@ extension Repo: DatabaseConnectionDelegate {
 
     package func connectionDidReceiveData(at path: DatabasePath, _ data: JSONValue, isMerge: Bool, tag: Int?) {
         onQueue { [self] in
+            DatabaseLog.log("\(isMerge ? "merge" : "data") \(path)\(tag.map { " tag \($0)" } ?? "")")
             let events: [DatabaseEvent]
             if isMerge {
                 var children: [(DatabasePath, Node)] = []
@@ -225,13 +232,16 @@ private final class ConnectionListenProvider: ListenProvider {
 
     func startListening(_ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (ListenStatus) -> [DatabaseEvent]) -> [DatabaseEvent] {
         nonisolated(unsafe) let onComplete = onComplete
+        DatabaseLog.log("listen \(query)\(tag.map { " tag \($0)" } ?? "")")
         connection?.listen(query, tag: tag, hash: hash()) { [weak repo = self.repo] status in
+            DatabaseLog.log("listen \(query): \(status)")
             repo?.applyListenStatus(status, onComplete)
         }
         return []
     }
 
     func stopListening(_ query: QuerySpec, tag: Int?) {
+        DatabaseLog.log("unlisten \(query)\(tag.map { " tag \($0)" } ?? "")")
         connection?.unlisten(query, tag: tag)
     }
 }

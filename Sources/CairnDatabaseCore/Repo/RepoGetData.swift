@@ -47,8 +47,10 @@ extension Repo {
 
     private func sendGet(_ query: QuerySpec, _ completion: @escaping (Result<Node, GetDataFailure>) -> Void) {
         nonisolated(unsafe) let completion = completion
+        DatabaseLog.log("g \(query)")
         connection?.get(query.forListening) { [weak self] response in
             guard let self else { return }
+            DatabaseLog.log("g \(query): \(response)")
             self.onQueue {
                 switch response {
                 case .data(let json):

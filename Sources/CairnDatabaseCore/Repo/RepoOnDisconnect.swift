@@ -4,7 +4,7 @@
 extension Repo {
     package func onDisconnectSetValue(at path: DatabasePath, _ node: Node, completion: @escaping @Sendable (WriteStatus) -> Void) {
         onQueue { [self] in
-            track({ connection?.onDisconnectPut(path, node.exportJSON(), onComplete: $0) }) { [self] status in
+            track("o \(path)", { connection?.onDisconnectPut(path, node.exportJSON(), onComplete: $0) }) { [self] status in
                 if status == .ok { onDisconnect.remember(path, node) }
                 completion(status)
             }
@@ -16,7 +16,7 @@ extension Repo {
             guard !children.isEmpty else { return completion(.ok) }
             var wire: [String: JSONValue] = [:]
             for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
-            track({ connection?.onDisconnectMerge(path, wire, onComplete: $0) }) { [self] status in
+            track("om \(path)", { connection?.onDisconnectMerge(path, wire, onComplete: $0) }) { [self] status in
                 if status == .ok {
                     for (relative, node) in children { onDisconnect.remember(path.child(relative), node) }
                 }
@@ -27,7 +27,7 @@ extension Repo {
 
     package func onDisconnectCancel(at path: DatabasePath, completion: @escaping @Sendable (WriteStatus) -> Void) {
         onQueue { [self] in
-            track({ connection?.onDisconnectCancel(path, onComplete: $0) }) { [self] status in
+            track("oc \(path)", { connection?.onDisconnectCancel(path, onComplete: $0) }) { [self] status in
                 if status == .ok { onDisconnect.forget(path) }
                 completion(status)
             }

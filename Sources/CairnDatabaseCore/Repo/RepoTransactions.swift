@@ -46,7 +46,7 @@ extension Repo {
             let writeId = nextWriteId
             nextWriteId += 1
             deliver(syncTree.applyUserOverwrite(run.path, resolved, writeId: writeId, visible: run.applyLocally))
-            track({ connection?.put(run.path, node.exportJSON(), hash: current.hash, onComplete: $0) }) { [self] status in
+            track("p \(run.path) (transaction)", { connection?.put(run.path, node.exportJSON(), hash: current.hash, onComplete: $0) }) { [self] status in
                 finishAttempt(run, writeId, resolved, status, retries: retries)
             }
         }
