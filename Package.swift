@@ -58,7 +58,7 @@ let package = Package(
         // are `package`; public are only the API types the core reports with (FirestoreErrorCode, ListenSource).
         .target(
             name: "CairnCore",
-            dependencies: ["CairnModel", "CairnLocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CairnApp", "CairnModel", "CairnLocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
         // CairnModel <-> proto serializer, the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery) and

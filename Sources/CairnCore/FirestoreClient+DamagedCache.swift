@@ -1,3 +1,4 @@
+import CairnApp
 import CairnLocalStore
 
 /// Opening the persistent cache so that damage never leaves the app stuck (``DamagedCacheRecovery``): by

@@ -1,27 +1,9 @@
-import Foundation
-import Synchronization
+import CairnApp
 
-/// Where errors go that no caller can receive: a write or network call made without a completion handler, or a
-/// getter that cannot throw. Firebase raises an exception for invalid data and logs failed writes; Cairn never
-/// crashes and never drops the error silently: it writes one line, `Cairn: <message>`, to standard error.
-///
-/// Pass a completion handler (or use the `async` form) to handle the error instead:
-///
-/// ```swift
-/// db.document("rooms/a").setData(["when": URL(fileURLWithPath: "/")])   // stderr: Cairn: Unsupported type: URL ...
-/// db.document("rooms/a").setData(["when": Date()]) { error in
-///     if let error { print("not written: \(error)") }
-/// }
-/// ```
-package enum UnhandledErrors {
-    /// Receives each message; standard error unless a test replaces it.
-    package static let sink = Mutex<@Sendable (String) -> Void>({ message in
-        FileHandle.standardError.write(Data("Cairn: \(message)\n".utf8))
-    })
-
+/// Firestore's errors on the shared unhandled-error path (module `CairnApp`, used by both products).
+extension UnhandledErrors {
     /// Reports `error`, which nobody asked to receive.
     package static func report(_ error: FirestoreErrorCode) {
-        let deliver = sink.withLock { $0 }
-        deliver(error.message)
+        report(error.message)
     }
 }

@@ -1,9 +1,11 @@
 import CairnDatabase
 import CairnDatabaseCore
 import Foundation
+import Synchronization
 import Testing
 
-@Suite("Database API: queries, push ids, settings, references")
+/// Serialized: the class-level goOffline/goOnline test reaches every started database, the app-deletion test too.
+@Suite("Database API: queries, push ids, settings, references", .serialized)
 struct DatabaseAPITests {
     @Test("Invalid query builders report invalid_argument to the cancel block and listen to nothing")
     func queryValidation() {
@@ -90,5 +92,47 @@ struct DatabaseAPITests {
         FirebaseApp.app(name: name)!.delete { _ in }
         first.waitForCallbacks()
         #expect(connection.interrupted)
+    }
+
+    @Test("The class-level goOffline and goOnline reach every started database and start none")
+    func classLevelConnection() {
+        let (first, firstConnection) = makeDatabase()
+        let (_, unstarted) = makeDatabase()
+        first.reference(withPath: "x").observe(.value) { _ in }
+        first.waitForCallbacks()
+        DatabaseReference.goOffline()
+        first.waitForCallbacks()
+        #expect(firstConnection.interrupted)
+        #expect(unstarted.delegate == nil)
+        DatabaseReference.goOnline()
+        first.waitForCallbacks()
+        #expect(!firstConnection.interrupted)
+    }
+
+    @Test("setLoggingEnabled logs requests, answers and the connection while on, nothing while off")
+    func loggingEnabled() {
+        let lines = Recorder()
+        let previous = DatabaseLog.sink.withLock { sink in
+            let old = sink
+            sink = { lines.add($0) }
+            return old
+        }
+        defer {
+            Database.setLoggingEnabled(false)
+            DatabaseLog.sink.withLock { $0 = previous }
+        }
+        let (database, connection) = makeDatabase()
+        database.reference(withPath: "logged/quiet").setValue(0)
+        database.waitForCallbacks()
+        Database.setLoggingEnabled(true)
+        database.reference(withPath: "logged/loud").setValue(1)
+        database.waitForCallbacks()
+        connection.writes[1].complete(.ok)
+        database.waitForCallbacks()
+        Database.setLoggingEnabled(false)
+        database.reference(withPath: "logged/after").setValue(2)
+        database.waitForCallbacks()
+        let mine = lines.entries.filter { $0.contains("/logged/") }
+        #expect(mine == ["p /logged/loud", "p /logged/loud: ok"])
     }
 }

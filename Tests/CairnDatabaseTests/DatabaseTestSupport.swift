@@ -3,7 +3,7 @@ import CairnDatabaseCore
 import Foundation
 
 /// A database of its own app and namespace, on the scripted connection, with callbacks on a private queue.
-func makeDatabase(clock: @escaping @Sendable () -> Date = { Date() }) -> (Database, ScriptedConnection) {
+func makeDatabase(clock: @escaping @Sendable () -> Date = { Date() }, getDataWait: TimeInterval = 3) -> (Database, ScriptedConnection) {
     let name = "rtdb-" + UUID().uuidString.prefix(8).lowercased()
     let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
     options.databaseURL = "https://\(name).firebaseio.com"
@@ -11,7 +11,7 @@ func makeDatabase(clock: @escaping @Sendable () -> Date = { Date() }) -> (Databa
     let database = Database.database(app: FirebaseApp.app(name: name)!)
     database.callbackQueue = DispatchQueue(label: "test.callbacks." + name)
     let connection = ScriptedConnection()
-    database.useConnection(connection, clock: clock)
+    database.useConnection(connection, clock: clock, getDataWait: getDataWait)
     return (database, connection)
 }
 

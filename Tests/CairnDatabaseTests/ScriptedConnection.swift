@@ -25,6 +25,16 @@ final class ScriptedConnection: DatabaseConnection, @unchecked Sendable {
     private var storedWrites: [Write] = []
     private var storedUnlistens: [QuerySpec] = []
     private var storedInterrupted = false
+    private var storedGets: [Get] = []
+    private var storedPurges = 0
+
+    struct Get {
+        let query: QuerySpec
+        let complete: @Sendable (GetResponse) -> Void
+    }
+
+    var gets: [Get] { lock.withLock { storedGets } }
+    var purges: Int { lock.withLock { storedPurges } }
 
     var listens: [Listen] { lock.withLock { storedListens } }
     var writes: [Write] { lock.withLock { storedWrites } }
@@ -39,6 +49,12 @@ final class ScriptedConnection: DatabaseConnection, @unchecked Sendable {
     }
 
     func unlisten(_ query: QuerySpec, tag: Int?) { lock.withLock { storedUnlistens.append(query) } }
+
+    func get(_ query: QuerySpec, onComplete: @escaping @Sendable (GetResponse) -> Void) {
+        lock.withLock { storedGets.append(Get(query: query, complete: onComplete)) }
+    }
+
+    func purgeOutstandingWrites() { lock.withLock { storedPurges += 1 } }
 
     func put(_ path: DatabasePath, _ data: JSONValue, hash: String?, onComplete: @escaping @Sendable (WriteStatus) -> Void) {
         record("p", path, data, onComplete, hash: hash)

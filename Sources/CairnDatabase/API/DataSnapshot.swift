@@ -33,7 +33,7 @@ public final class DataSnapshot: @unchecked Sendable, CustomStringConvertible {
 
     /// The child snapshots, in the query's order.
     public var children: NSEnumerator {
-        let snapshots = node.sortedChildren(by: index).map { DataSnapshot(ref: ref.child($0.name), node: $0.node, index: index) }
+        let snapshots = node.sortedChildren(by: index).map { DataSnapshot(ref: ref.descendant(DatabasePath(keys: [$0.name])), node: $0.node, index: index) }
         return NSArray(array: snapshots).objectEnumerator()
     }
 

@@ -23,6 +23,7 @@ public final class Database: @unchecked Sendable {
     private var started: Repo?
     private var connection: (any DatabaseConnection)?
     private var clock: @Sendable () -> Date = { Date() }
+    private var getDataWait: TimeInterval = 3
     private var storedPersistence = false
     private var storedCacheSize: UInt = 10 * 1024 * 1024
     private var storedQueue = DispatchQueue.main
@@ -76,6 +77,11 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// The clients of every database that started, of every app (for the class-level `goOffline`/`goOnline`).
+    static func startedRepos() -> [Repo] {
+        instancesLock.withLock { Array(instances.values) }.compactMap { database in database.lock.withLock { database.started } }
+    }
+
     static func removeInstances(of app: FirebaseApp) {
         let removed = instancesLock.withLock {
             let keys = instances.keys.filter { $0.hasPrefix(app.name + "|") }
@@ -89,25 +95,34 @@ public final class Database: @unchecked Sendable {
     /// The root of the database.
     public func reference() -> DatabaseReference { DatabaseReference(database: self, path: .root) }
 
-    /// The location at `path` ("users/ada"); an invalid path stops the program with the reason, as in Firebase.
+    /// The location at `path` ("users/ada"). An invalid path gives a reference that carries the error, which every
+    /// use of it reports (see ``DatabaseReference``); Firebase raises an exception.
     public func reference(withPath path: String) -> DatabaseReference {
-        do {
+        do throws(DatabaseCoreError) {
             return DatabaseReference(database: self, path: try DatabaseReference.validatedPath(path))
         } catch {
-            preconditionFailure("Invalid path in reference(withPath:): \(error.message)")
+            return DatabaseReference(database: self, path: DatabasePath(unvalidated: path),
+                                     error: DatabaseReference.invalidPath("reference(withPath:)", error))
         }
     }
 
-    /// The location a full URL names; the URL must be this database's.
+    /// The location a full URL names; the URL must be this database's. Another database's URL, or a string that is
+    /// not a database URL, gives a reference that carries the error (Firebase raises an exception).
     public func reference(fromURL databaseUrl: String) -> DatabaseReference {
-        do {
-            let parsed = try DatabaseURL(databaseUrl)
-            guard parsed.host == url.host, parsed.namespace == url.namespace else {
-                preconditionFailure("Invalid URL (\(databaseUrl)) passed to getReference(). URL was expected to match configured Database URL: \(url)")
-            }
+        let parsed: DatabaseURL
+        do throws(DatabaseCoreError) { parsed = try DatabaseURL(databaseUrl) } catch {
+            return DatabaseReference(database: self, path: .root, error: DatabaseCoreError(
+                .invalidPath, "Invalid URL (\(databaseUrl)) passed to reference(fromURL:): \(error.message)"))
+        }
+        let path = DatabasePath(unvalidated: parsed.path)
+        guard parsed.host == url.host, parsed.namespace == url.namespace else {
+            return DatabaseReference(database: self, path: path, error: DatabaseCoreError(
+                .invalidPath, "Invalid URL (\(databaseUrl)) passed to getReference(). URL was expected to match configured Database URL: \(url)"))
+        }
+        do throws(DatabaseCoreError) {
             return DatabaseReference(database: self, path: try DatabaseReference.validatedPath(parsed.path))
         } catch {
-            preconditionFailure("Invalid URL (\(databaseUrl)) passed to reference(fromURL:): \(error.message)")
+            return DatabaseReference(database: self, path: path, error: DatabaseReference.invalidPath("reference(fromURL:)", error))
         }
     }
 
@@ -115,6 +130,15 @@ public final class Database: @unchecked Sendable {
 
     public func goOffline() { repo.goOffline() }
     public func goOnline() { repo.goOnline() }
+
+    /// Turns debug logging on or off for every database (off by default): one line per request, answer, server
+    /// push and connection change, `[CairnDatabase] <message>`, on standard error.
+    public class func setLoggingEnabled(_ enabled: Bool) { DatabaseLog.isEnabled = enabled }
+
+    /// Cancels every write the server has not acknowledged: the local changes are reverted (observers see the
+    /// reverting events), then each write's completion gets Firebase's `write_canceled` error (code 3), as do
+    /// pending transactions (not committed) and unanswered onDisconnect requests.
+    public func purgeOutstandingWrites() { repo.purgeOutstandingWrites() }
 
     // MARK: Settings
 
@@ -153,11 +177,14 @@ public final class Database: @unchecked Sendable {
         lock.withLock { url.emulatorHost = "\(host):\(port)" }
     }
 
-    /// Cairn: the connection the database uses (the network one later, a scripted one in tests); before first use.
-    package func useConnection(_ connection: any DatabaseConnection, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Cairn: the connection the database uses (the network one later, a scripted one in tests), the clock, and how
+    /// long `getData` waits for a connection (Firebase: 3 s); before first use.
+    package func useConnection(_ connection: any DatabaseConnection, clock: @escaping @Sendable () -> Date = { Date() },
+                               getDataWait: TimeInterval = 3) {
         setting("useConnection") {
             $0.connection = connection
             $0.clock = clock
+            $0.getDataWait = getDataWait
         }
     }
 
@@ -181,7 +208,7 @@ public final class Database: @unchecked Sendable {
         lock.withLock {
             if let started { return started }
             let queue = storedQueue
-            let repo = Repo(connection: connection, clock: clock) { events in
+            let repo = Repo(connection: connection, clock: clock, getDataWait: getDataWait) { events in
                 guard !events.isEmpty else { return }
                 nonisolated(unsafe) let events = events
                 queue.async { for event in events { ObserverRegistration.raise(event) } }

@@ -22,6 +22,20 @@ enum DatabaseErrors {
         return error(status: code, reason: reason)
     }
 
+    /// Why `getData` failed. Offline: Firebase's error (code 1, "Client is offline." as the failure reason). A
+    /// refusal by the server: its status, as for writes (Firebase reports it as the offline error).
+    static func getDataFailed(_ query: QuerySpec, _ failure: GetDataFailure) -> NSError {
+        switch failure {
+        case .failed(let status, let reason):
+            return error(status: status, reason: reason)
+        case .offline:
+            return NSError(domain: domain, code: 1, userInfo: [
+                NSLocalizedFailureReasonErrorKey: "Client is offline.",
+                NSLocalizedDescriptionKey: "Unable to get latest value for query \(query), client offline with no active listeners and no matching disk cache entries",
+            ])
+        }
+    }
+
     static func invalidArgument(_ error: DatabaseCoreError) -> NSError {
         self.error(status: "invalid_argument", reason: error.message)
     }

@@ -6,7 +6,9 @@ import Foundation
 /// Invalid queries: Firebase raises an exception when a builder gets an invalid argument (a second order, a second
 /// limit, a key-order bound that is not a string, ...). These builders cannot throw without breaking source
 /// compatibility, so the query records the first error instead; every observer of it gets that error in its
-/// `withCancel:` block (`invalid_argument`, Firebase's reason where it has one) and nothing is listened to.
+/// `withCancel:` block (`invalid_argument`, Firebase's reason where it has one) and nothing is listened to. A query
+/// of an invalid reference (see ``DatabaseReference``) carries the reference's error the same way. An observer
+/// without a `withCancel:` block gets nothing and the error goes to standard error (`Cairn: <message>`).
 ///
 /// ```swift
 /// let top = db.reference(withPath: "scores").queryOrderedByValue().queryLimited(toLast: 3)
@@ -16,17 +18,21 @@ import Foundation
 public class DatabaseQuery: @unchecked Sendable {
     let db: Database
     let path: DatabasePath
-    /// The parameters, or the first error a builder met.
+    /// The parameters, or the first error: the reference's, then a builder's.
     let state: Result<QueryParams, DatabaseCoreError>
+    /// Why the location is invalid (a bad key, path or URL), inherited by every reference and query made from it.
+    let referenceError: DatabaseCoreError?
 
-    init(database: Database, path: DatabasePath, state: Result<QueryParams, DatabaseCoreError> = .success(QueryParams())) {
+    init(database: Database, path: DatabasePath, referenceError: DatabaseCoreError? = nil,
+         state: Result<QueryParams, DatabaseCoreError> = .success(QueryParams())) {
         self.db = database
         self.path = path
-        self.state = state
+        self.referenceError = referenceError
+        self.state = referenceError.map { .failure($0) } ?? state
     }
 
     /// The location of this query.
-    public var ref: DatabaseReference { DatabaseReference(database: db, path: path) }
+    public var ref: DatabaseReference { DatabaseReference(database: db, path: path, error: referenceError) }
 
     var spec: QuerySpec { QuerySpec(path: path, params: (try? state.get()) ?? QueryParams()) }
 
@@ -95,7 +101,10 @@ public class DatabaseQuery: @unchecked Sendable {
 
     /// Keeps the query's data listened to (and, with persistence, cached) without observers.
     public func keepSynced(_ keepSynced: Bool) {
-        guard case .success = state, !Repo.isInfo(path) else { return }
+        if case .failure(let error) = state {
+            return UnhandledErrors.report("keepSynced at \(path) failed: \(error.message)")
+        }
+        guard !Repo.isInfo(path) else { return }
         let registration = KeepSyncedRegistration.shared
         if keepSynced {
             db.repo.addEventRegistration(registration, for: spec)
@@ -114,6 +123,8 @@ public class DatabaseQuery: @unchecked Sendable {
             if let cancel {
                 nonisolated(unsafe) let cancel = cancel
                 queue.async { cancel(DatabaseErrors.invalidArgument(error)) }
+            } else {
+                UnhandledErrors.report("observe(\(eventType)) at \(path) without a withCancel: block failed: \(error.message)")
             }
         case .success:
             let registration = ObserverRegistration(handle: handle, eventType: eventType, query: self, once: once,
@@ -126,7 +137,9 @@ public class DatabaseQuery: @unchecked Sendable {
     // MARK: Builders
 
     func deriving(_ transform: (QueryParams) throws(DatabaseCoreError) -> QueryParams) -> DatabaseQuery {
-        guard case .success(let params) = state else { return DatabaseQuery(database: db, path: path, state: state) }
+        guard case .success(let params) = state else {
+            return DatabaseQuery(database: db, path: path, referenceError: referenceError, state: state)
+        }
         do throws(DatabaseCoreError) {
             return DatabaseQuery(database: db, path: path, state: .success(try transform(params)))
         } catch {

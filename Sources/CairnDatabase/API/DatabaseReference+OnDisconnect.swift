@@ -47,15 +47,16 @@ extension DatabaseReference {
     public func cancelDisconnectOperations() { cancelDisconnectOperations(completionBlock: nil) }
 
     public func cancelDisconnectOperations(completionBlock block: ((Error?, DatabaseReference) -> Void)?) {
-        let done = completion(block)
+        let done = completion(block, "cancelDisconnectOperations")
+        if let referenceError { return done(DatabaseErrors.invalidArgument(referenceError)) }
         db.repo.onDisconnectCancel(at: path) { done(DatabaseErrors.error($0)) }
     }
 
     private func onDisconnectWrite(_ block: ((Error?, DatabaseReference) -> Void)?, _ make: () throws(DatabaseCoreError) -> Write) {
-        let done = completion(block)
+        let done = completion(block, "onDisconnect")
         let write: Write
         do throws(DatabaseCoreError) {
-            if Repo.isInfo(path) { throw DatabaseCoreError(.invalidPath, "\(path) is read-only: .info paths are local") }
+            try checkWritable("onDisconnect")
             write = try make()
         } catch {
             return done(DatabaseErrors.invalidArgument(error))

@@ -4,7 +4,8 @@ import Foundation
 /// Transactions: the block runs on the current local value (nil when nothing is cached: handle it), its result is
 /// written (shown to observers unless `withLocalEvents` is false) and sent with the hash of the value it read; when
 /// the server's value differs (`datastale`) the block runs again on the newer value, up to 25 times. Transactions
-/// are not persisted. Offline the write stays queued and the completion waits.
+/// are not persisted. Offline the write stays queued and the completion waits. On an invalid reference or under
+/// `.info` the completion gets the `invalid_argument` error (committed false, no snapshot) and the block never runs.
 extension DatabaseReference {
     public func runTransactionBlock(_ block: @escaping (MutableData) -> TransactionResult) {
         runTransactionBlock(block, andCompletionBlock: nil, withLocalEvents: true)
@@ -21,6 +22,15 @@ extension DatabaseReference {
         let queue = db.callbackQueue
         let key = path.back
         nonisolated(unsafe) let completion = completionBlock
+        do throws(DatabaseCoreError) {
+            try checkWritable("runTransactionBlock:")
+        } catch {
+            let invalid = DatabaseErrors.invalidArgument(error)
+            guard completion != nil else {
+                return UnhandledErrors.report("runTransactionBlock at \(path) failed: \(invalid.localizedDescription)")
+            }
+            return queue.async { completion?(invalid, false, nil) }
+        }
         let update: (Node) -> TransactionDecision = { current in
             let holder = MutableData.Holder(current)
             guard let data = block(MutableData(holder: holder, path: .root, rootKey: key)).data else { return .abort }

@@ -52,7 +52,7 @@ final class ObserverRegistration: EventRegistration, @unchecked Sendable {
             query.db.repo.removeEventRegistration(self, for: query.spec)
         }
         let ref = DatabaseReference(database: query.db, path: event.query.path)
-        let snapshot = DataSnapshot(ref: event.childKey.map { ref.child($0) } ?? ref, node: event.node, index: event.query.params.index)
+        let snapshot = DataSnapshot(ref: event.childKey.map { ref.descendant(DatabasePath(keys: [$0])) } ?? ref, node: event.node, index: event.query.params.index)
         callback(snapshot, event.prevName)
     }
 }

@@ -17,18 +17,31 @@ package final class Repo: @unchecked Sendable {
     private(set) var syncTree: SyncTree!
     private var infoTree: SyncTree!
     private let listens: ConnectionListenProvider
-    private var infoData = Node.empty
+    private(set) var infoData = Node.empty
     private var serverTimeOffset = 0.0
     var nextWriteId = 1
     /// The onDisconnect operations the server accepted, applied locally when the connection drops.
     var onDisconnect = OnDisconnectOperations()
     private let clock: () -> Date
+    /// Whether the connection's handshake arrived and it has not dropped since.
+    private(set) var isConnected = false
+    /// `getData` requests waiting for the connection, by number, and how long they wait (Firebase: 3 s).
+    var waitingGets: [Int: WaitingGet] = [:]
+    var nextGetNumber = 1
+    let getDataWait: TimeInterval
+    /// What to do with the answer to each request the server has not answered yet (writes, transaction puts,
+    /// onDisconnect requests), by request number; ``purgeOutstandingWrites()`` cancels them all.
+    var outstanding: [Int: (WriteStatus) -> Void] = [:]
+    var nextRequest = 1
 
-    /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data.
-    package init(connection: (any DatabaseConnection)?, clock: @escaping () -> Date = Date.init, deliver: @escaping ([DatabaseEvent]) -> Void) {
+    /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data. `getDataWait`
+    /// is how long `getData` waits for a connection before it answers from the cache or fails.
+    package init(connection: (any DatabaseConnection)?, clock: @escaping () -> Date = Date.init, getDataWait: TimeInterval = 3,
+                 deliver: @escaping ([DatabaseEvent]) -> Void) {
         self.connection = connection
         self.deliver = deliver
         self.clock = clock
+        self.getDataWait = getDataWait
         listens = ConnectionListenProvider(connection: connection)
         listens.repo = self
         queue.sync {
@@ -81,9 +94,8 @@ package final class Repo: @unchecked Sendable {
             let writeId = nextWriteId
             nextWriteId += 1
             deliver(syncTree.applyUserOverwrite(path, resolved, writeId: writeId))
-            connection?.put(path, node.exportJSON(), hash: nil) { [weak self] status in
-                guard let self else { return }
-                self.onQueue { self.finishWrite(writeId, status, completion) }
+            track("p \(path)", { connection?.put(path, node.exportJSON(), hash: nil, onComplete: $0) }) { [self] status in
+                finishWrite(writeId, status, completion)
             }
         }
     }
@@ -102,9 +114,8 @@ package final class Repo: @unchecked Sendable {
             deliver(syncTree.applyUserMerge(path, resolved, writeId: writeId))
             var wire: [String: JSONValue] = [:]
             for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
-            connection?.merge(path, wire) { [weak self] status in
-                guard let self else { return }
-                self.onQueue { self.finishWrite(writeId, status, completion) }
+            track("m \(path)", { connection?.merge(path, wire, onComplete: $0) }) { [self] status in
+                finishWrite(writeId, status, completion)
             }
         }
     }
@@ -113,6 +124,34 @@ package final class Repo: @unchecked Sendable {
     private func finishWrite(_ writeId: Int, _ status: WriteStatus, _ completion: @Sendable (WriteStatus) -> Void) {
         deliver(syncTree.ackUserWrite(writeId, revert: status != .ok))
         completion(status)
+    }
+
+    /// Sends a request (`name` for the log) with `send`; its answer runs `handler` on the queue, unless the request
+    /// was purged.
+    func track(_ name: String, _ send: (@escaping @Sendable (WriteStatus) -> Void) -> Void, _ handler: @escaping (WriteStatus) -> Void) {
+        let number = nextRequest
+        nextRequest += 1
+        outstanding[number] = handler
+        DatabaseLog.log(name)
+        send { [weak self] status in
+            guard let self else { return }
+            DatabaseLog.log("\(name): \(status)")
+            self.onQueue { self.outstanding.removeValue(forKey: number)?(status) }
+        }
+    }
+
+    /// Cancels every request the server has not answered (Firebase's `purgeOutstandingWrites`): the pending writes
+    /// are reverted (reverting events), then each write, transaction and onDisconnect request completes with
+    /// `write_canceled`, in the order they were made. Answers that still arrive for them are ignored.
+    package func purgeOutstandingWrites() {
+        onQueue { [self] in
+            DatabaseLog.log("purging outstanding writes")
+            deliver(syncTree.removeAllWrites())
+            let cancelled = outstanding.sorted { $0.key < $1.key }.map(\.value)
+            outstanding = [:]
+            connection?.purgeOutstandingWrites()
+            for handler in cancelled { handler(.failed(status: "write_canceled", reason: nil)) }
+        }
     }
 
     // MARK: Connection state
@@ -144,14 +183,19 @@ package final class Repo: @unchecked Sendable {
 extension Repo: DatabaseConnectionDelegate {
     package func connectionDidConnect(serverTimeOffset offset: Double) {
         onQueue { [self] in
+            DatabaseLog.log("connected, server time offset \(offset) ms")
             serverTimeOffset = offset
+            isConnected = true
             updateInfo(Repo.serverTimeOffsetKey, Node(leaf: .double(offset)))
             updateInfo(Repo.connectedKey, Node(leaf: .bool(true)))
+            sendWaitingGets()
         }
     }
 
     package func connectionDidDisconnect() {
         onQueue { [self] in
+            DatabaseLog.log("disconnected")
+            isConnected = false
             updateInfo(Repo.connectedKey, Node(leaf: .bool(false)))
             runOnDisconnectOperations()
         }
@@ -159,6 +203,7 @@ extension Repo: DatabaseConnectionDelegate {
 
     package func connectionDidReceiveData(at path: DatabasePath, _ data: JSONValue, isMerge: Bool, tag: Int?) {
         onQueue { [self] in
+            DatabaseLog.log("\(isMerge ? "merge" : "data") \(path)\(tag.map { " tag \($0)" } ?? "")")
             let events: [DatabaseEvent]
             if isMerge {
                 var children: [(DatabasePath, Node)] = []
@@ -187,13 +232,16 @@ private final class ConnectionListenProvider: ListenProvider {
 
     func startListening(_ query: QuerySpec, tag: Int?, hash: @escaping () -> String, onComplete: @escaping (ListenStatus) -> [DatabaseEvent]) -> [DatabaseEvent] {
         nonisolated(unsafe) let onComplete = onComplete
+        DatabaseLog.log("listen \(query)\(tag.map { " tag \($0)" } ?? "")")
         connection?.listen(query, tag: tag, hash: hash()) { [weak repo = self.repo] status in
+            DatabaseLog.log("listen \(query): \(status)")
             repo?.applyListenStatus(status, onComplete)
         }
         return []
     }
 
     func stopListening(_ query: QuerySpec, tag: Int?) {
+        DatabaseLog.log("unlisten \(query)\(tag.map { " tag \($0)" } ?? "")")
         connection?.unlisten(query, tag: tag)
     }
 }

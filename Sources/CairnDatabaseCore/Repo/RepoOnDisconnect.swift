@@ -4,12 +4,9 @@
 extension Repo {
     package func onDisconnectSetValue(at path: DatabasePath, _ node: Node, completion: @escaping @Sendable (WriteStatus) -> Void) {
         onQueue { [self] in
-            connection?.onDisconnectPut(path, node.exportJSON()) { [weak self] status in
-                guard let self else { return }
-                self.onQueue {
-                    if status == .ok { self.onDisconnect.remember(path, node) }
-                    completion(status)
-                }
+            track("o \(path)", { connection?.onDisconnectPut(path, node.exportJSON(), onComplete: $0) }) { [self] status in
+                if status == .ok { onDisconnect.remember(path, node) }
+                completion(status)
             }
         }
     }
@@ -19,27 +16,20 @@ extension Repo {
             guard !children.isEmpty else { return completion(.ok) }
             var wire: [String: JSONValue] = [:]
             for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
-            nonisolated(unsafe) let children = children
-            connection?.onDisconnectMerge(path, wire) { [weak self] status in
-                guard let self else { return }
-                self.onQueue {
-                    if status == .ok {
-                        for (relative, node) in children { self.onDisconnect.remember(path.child(relative), node) }
-                    }
-                    completion(status)
+            track("om \(path)", { connection?.onDisconnectMerge(path, wire, onComplete: $0) }) { [self] status in
+                if status == .ok {
+                    for (relative, node) in children { onDisconnect.remember(path.child(relative), node) }
                 }
+                completion(status)
             }
         }
     }
 
     package func onDisconnectCancel(at path: DatabasePath, completion: @escaping @Sendable (WriteStatus) -> Void) {
         onQueue { [self] in
-            connection?.onDisconnectCancel(path) { [weak self] status in
-                guard let self else { return }
-                self.onQueue {
-                    if status == .ok { self.onDisconnect.forget(path) }
-                    completion(status)
-                }
+            track("oc \(path)", { connection?.onDisconnectCancel(path, onComplete: $0) }) { [self] status in
+                if status == .ok { onDisconnect.forget(path) }
+                completion(status)
             }
         }
     }

@@ -9,7 +9,8 @@ package enum TransactionDecision {
 /// Transactions (Firebase's `startTransactionOnPath`): run the update function on the local value, apply its
 /// result as a write (visible when `applyLocally`), and send it with the hash of the value it started from. On
 /// `datastale` the write is reverted and the function runs again on the newer local value, up to 25 retries, then
-/// the transaction fails with `maxretry`. Any other status fails it. Offline, the write stays queued.
+/// the transaction fails with `maxretry`. Any other status fails it (`write_canceled` when purged). Offline, the
+/// write stays queued.
 ///
 /// ```swift
 /// repo.runTransaction(at: path, applyLocally: true, update: { .commit(increment($0)) }) { status, committed, node in }
@@ -45,10 +46,8 @@ extension Repo {
             let writeId = nextWriteId
             nextWriteId += 1
             deliver(syncTree.applyUserOverwrite(run.path, resolved, writeId: writeId, visible: run.applyLocally))
-            nonisolated(unsafe) let run = run
-            connection?.put(run.path, node.exportJSON(), hash: current.hash) { [weak self] status in
-                guard let self else { return }
-                self.onQueue { self.finishAttempt(run, writeId, resolved, status, retries: retries) }
+            track("p \(run.path) (transaction)", { connection?.put(run.path, node.exportJSON(), hash: current.hash, onComplete: $0) }) { [self] status in
+                finishAttempt(run, writeId, resolved, status, retries: retries)
             }
         }
     }

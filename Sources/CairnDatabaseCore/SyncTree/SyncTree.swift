@@ -50,6 +50,12 @@ package final class SyncTree {
         return applyToSyncPoints(.ackUserWrite(write.path, affected: affected, revert: revert))
     }
 
+    /// Reverts every pending write at once (Firebase's `removeAllWrites`), raising the reverting events.
+    package func removeAllWrites() -> [DatabaseEvent] {
+        guard pendingWriteTree.removeAllWrites() else { return [] }
+        return applyToSyncPoints(.ackUserWrite(.root, affected: ImmutableTree<Bool>().setting(.root, true), revert: true))
+    }
+
     // MARK: Server data
 
     package func applyServerOverwrite(_ path: DatabasePath, _ node: Node) -> [DatabaseEvent] {

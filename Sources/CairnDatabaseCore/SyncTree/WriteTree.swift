@@ -27,6 +27,15 @@ package final class WriteTree {
         lastWriteId = writeId
     }
 
+    /// Forgets every pending write (`purgeOutstandingWrites`); ids keep increasing. True when there were any.
+    package func removeAllWrites() -> Bool {
+        defer {
+            allWrites = []
+            visibleWrites = CompoundWrite()
+        }
+        return !allWrites.isEmpty
+    }
+
     package func write(_ writeId: Int) -> WriteRecord? {
         allWrites.first { $0.writeId == writeId }
     }
