@@ -141,6 +141,30 @@ struct APICodableTests {
         }
     }
 
+    @Test("Transaction.setData(from:forDocument:mergeFields:) commits only the named fields of the encoded value")
+    func transactionSetDataFromMergeFields() async throws {
+        let env = APITestEnvironment()
+        let place = env.db.document("places/p")
+        let stored = fakeDocument("places/p", ["zip": .integer(1)])
+        env.server.script.withLock { $0.server = [stored.key: stored] }
+        _ = try await env.db.runTransaction { transaction, errorPointer in
+            do {
+                _ = try transaction.getDocument(place)
+                try transaction.setData(from: Address(city: "Paris", zip: 75), forDocument: place, mergeFields: ["city"])
+            } catch {
+                errorPointer?.pointee = error as NSError
+            }
+            return nil
+        }
+        let mutation = try #require(env.server.commits.last?.first)
+        guard case .patch(let value, let mask) = mutation.kind else {
+            Issue.record("a mergeFields write is not a patch: \(mutation.kind)")
+            return
+        }
+        #expect(value.fields["city"] == .string("Paris") && value.fields["zip"] == nil)
+        #expect(mask.fields == [CairnModel.FieldPath(segments: ["city"])])
+    }
+
     @Test("Decoding a snapshot round-trips the value, fills @DocumentID and reads pending server timestamps")
     func decoding() throws {
         let env = APITestEnvironment()
