@@ -17,9 +17,7 @@ struct DatabasePurgeTests {
         let (database, connection) = makeDatabase()
         let seen = Recorder()
         let list = database.reference(withPath: "list")
-        list.observe(.childAdded) { seen.add("added \($0.key)") }
-        list.observe(.childRemoved) { seen.add("removed \($0.key)") }
-        list.observe(.value) { seen.add("value \(text($0.value))") }
+        recordListEvents(list, into: seen)
         database.waitForCallbacks()
         try connection.push("list", #"{"a": 1}"#)
         connection.listens[0].complete(.ok)

@@ -15,6 +15,13 @@ func makeDatabase(clock: @escaping @Sendable () -> Date = { Date() }, getDataWai
     return (database, connection)
 }
 
+/// Records `list`'s child_added, child_removed and value events into `seen` ("added k", "removed k", "value {...}").
+func recordListEvents(_ list: DatabaseReference, into seen: Recorder) {
+    list.observe(.childAdded) { seen.add("added \($0.key)") }
+    list.observe(.childRemoved) { seen.add("removed \($0.key)") }
+    list.observe(.value) { seen.add("value \(text($0.value))") }
+}
+
 /// Collects what the callbacks saw, in order, as short strings.
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
