@@ -53,7 +53,8 @@ extension IOSLevelDBCache {
         var orphans: [(key: DocumentKey, sequence: Int)] = []
         var current: (key: DocumentKey, sequence: Int?, targeted: Bool)?
         func finish() {
-            if let current, let sequence = current.sequence, !current.targeted { orphans.append((current.key, sequence)) }
+            guard let current, let sequence = current.sequence, !current.targeted else { return }
+            orphans.append((current.key, sequence))
         }
         let table = IOSLevelDBSchema.documentTargetTable
         try database.makeIterator().forEach(prefix: table) { key, value in
@@ -87,7 +88,8 @@ extension IOSLevelDBCache {
         writes.delete(IOSLevelDBSchema.documentTarget(key, targetID: 0))
         let name = key.path.canonicalString
         for (id, _) in indexes {
-            try iterator.forEach(prefix: IOSLevelDBSchema.indexEntryByDocumentPrefix(id, documentName: name)) { key, entry in
+            let prefix = IOSLevelDBSchema.indexEntryByDocumentPrefix(id, documentName: name)
+            try iterator.forEach(prefix: prefix) { key, entry in
                 writes.delete(Array(entry))
                 writes.delete(Array(key))
                 return true

@@ -47,7 +47,8 @@ extension IOSLevelDBCache {
         let body = MutationBatch(batchID: id, localWriteTime: benchWriteTime, mutations: [overlay.mutation])
         batch.put(IOSLevelDBSchema.overlay(key, largestBatchID: id), MutationCodec.encode(body))
         batch.put(IOSLevelDBSchema.overlayByBatch(key, largestBatchID: id), [])
-        batch.put(IOSLevelDBSchema.overlayByCollection(key.collectionPath, largestBatchID: id, documentID: key.documentID), [])
+        batch.put(
+            IOSLevelDBSchema.overlayByCollection(key.collectionPath, largestBatchID: id, documentID: key.documentID), [])
         batch.put(IOSLevelDBSchema.overlayByCollectionGroup(key, largestBatchID: id), [])
     }
 
@@ -55,7 +56,8 @@ extension IOSLevelDBCache {
     func deleteOverlay(_ key: DocumentKey, largestBatchID id: Int, from batch: LevelDB.Batch) {
         batch.delete(IOSLevelDBSchema.overlay(key, largestBatchID: id))
         batch.delete(IOSLevelDBSchema.overlayByBatch(key, largestBatchID: id))
-        batch.delete(IOSLevelDBSchema.overlayByCollection(key.collectionPath, largestBatchID: id, documentID: key.documentID))
+        batch.delete(
+            IOSLevelDBSchema.overlayByCollection(key.collectionPath, largestBatchID: id, documentID: key.documentID))
         batch.delete(IOSLevelDBSchema.overlayByCollectionGroup(key, largestBatchID: id))
     }
 

@@ -76,7 +76,9 @@ extension IOSLevelDBCache {
 
     /// `(array_value, directional_value range)` of an index range: the contains segment's element is split off
     /// the sort-key bounds, as iOS keeps it in its own key component.
-    private static func columnBounds(_ range: IndexRange, _ scan: IndexScan) throws -> (array: [UInt8], lower: [UInt8], upper: [UInt8]) {
+    private static func columnBounds(
+        _ range: IndexRange, _ scan: IndexScan
+    ) throws -> (array: [UInt8], lower: [UInt8], upper: [UInt8]) {
         guard range.lowerInclusive, !range.upperInclusive else {
             throw BenchError("leveldb: the planner returned a range that is not half-open: \(range)")
         }

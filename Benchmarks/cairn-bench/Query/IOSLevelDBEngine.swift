@@ -22,8 +22,8 @@ final class IOSLevelDBEngine: QueryEngine {
         let indexes = try QueryCatalog.fieldIndexes()
         let batch = LevelDB.Batch()
         for (id, index) in indexes.enumerated() {
-            batch.put(
-                IOSLevelDBSchema.indexConfiguration(id, collectionGroup: index.collectionGroup), Array(index.canonicalID.utf8))
+            let key = IOSLevelDBSchema.indexConfiguration(id, collectionGroup: index.collectionGroup)
+            batch.put(key, Array(index.canonicalID.utf8))
         }
         var parents = Set<ResourcePath>()
         // The backfiller's offset: the last document it indexed, in (read time, key) order.
@@ -46,7 +46,8 @@ final class IOSLevelDBEngine: QueryEngine {
             batch.clear()
             start += chunk
         }
-        batch.put(IOSLevelDBSchema.targetGlobal, TargetGlobal(highestTargetID: 0, sequenceNumber: corpus.count, targetCount: 0).value)
+        let global = TargetGlobal(highestTargetID: 0, sequenceNumber: corpus.count, targetCount: 0)
+        batch.put(IOSLevelDBSchema.targetGlobal, global.value)
         for id in indexes.indices {
             var state = BinaryRecord()
             state.append(Int64(1))
@@ -59,7 +60,8 @@ final class IOSLevelDBEngine: QueryEngine {
     }
 
     func open(_ directory: String) throws -> any QueryCache {
-        try IOSLevelDBCache(database: LevelDB(directory: directory, blockCacheBytes: nil, sync: false), directory: directory)
+        let database = try LevelDB(directory: directory, blockCacheBytes: nil, sync: false)
+        return try IOSLevelDBCache(database: database, directory: directory)
     }
 }
 
@@ -167,7 +169,9 @@ final class IOSLevelDBCache: QueryCache {
         putCollectionParent(key, into: batch, knownParents: &knownParents)
     }
 
-    static func putCollectionParent(_ key: DocumentKey, into batch: LevelDB.Batch, knownParents: inout Set<ResourcePath>) {
+    static func putCollectionParent(
+        _ key: DocumentKey, into batch: LevelDB.Batch, knownParents: inout Set<ResourcePath>
+    ) {
         let collection = key.collectionPath
         guard knownParents.insert(collection).inserted else { return }
         batch.put(IOSLevelDBSchema.collectionParent(collection.lastSegment!, parent: collection.parent!), [])
@@ -207,7 +211,9 @@ final class IOSLevelDBCache: QueryCache {
             }
             mask = batch.applyToLocalDocument(&document, for: key, mutatedFields: mask)
             guard let mutation = Overlay.calculateOverlayMutation(for: document, mask: mask) else { continue }
-            if let previous = overlays[key] { deleteOverlay(key, largestBatchID: previous.largestBatchID, from: writes) }
+            if let previous = overlays[key] {
+                deleteOverlay(key, largestBatchID: previous.largestBatchID, from: writes)
+            }
             putOverlay(Overlay(largestBatchID: batch.batchID, mutation: mutation), into: writes)
         }
         try database.write(writes)
@@ -232,7 +238,8 @@ final class IOSLevelDBCache: QueryCache {
         for key in keys {
             writes.put(IOSLevelDBSchema.targetDocument(targetID, key), [])
             writes.put(IOSLevelDBSchema.documentTarget(key, targetID: targetID), [])
-            writes.put(IOSLevelDBSchema.documentTarget(key, targetID: 0), IOSLevelDBSchema.sentinelValue(global.sequenceNumber))
+            let sentinel = IOSLevelDBSchema.documentTarget(key, targetID: 0)
+            writes.put(sentinel, IOSLevelDBSchema.sentinelValue(global.sequenceNumber))
         }
         try database.write(writes)
     }
