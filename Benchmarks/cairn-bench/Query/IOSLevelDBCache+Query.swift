@@ -5,7 +5,9 @@
 //   range when one fully serving index answers a limit query, as iOS re-runs partial-index limit queries without
 //   the limit), point-get those documents from `remote_document` and their overlays, then
 //   `AppendRemainingResults`: the collection's documents read after the index's offset (a seek in
-//   `remote_document_read_time` that finds none here) and its overlays;
+//   `remote_document_read_time` to the offset's read time, then a walk keeping the rows after the offset: none
+//   here, but every document shares that read time, so the walk reads all of the collection's keys, as iOS's
+//   would) and its overlays;
 // - scan: per collection (a collection group's found through `collection_parent`, as
 //   `GetDocumentsMatchingCollectionGroupQuery`), the collection's overlays, then `GetDocumentsMatchingQuery`:
 //   iterate the collection's `remote_document_read_time` rows from the offset and point-get every
