@@ -128,7 +128,7 @@ extension IOSLevelDBCache {
         try database.makeIterator().forEach(prefix: prefix, from: start) { key, _ in
             var reader = OrderedKeyReader(key)
             try reader.skip(prefix.count)
-            let readTime = Timestamp(seconds: try reader.number(), nanoseconds: Int32(clamping: try reader.number()))
+            let readTime = try reader.snapshotVersion()
             let document = DocumentKey(path: collection.appending(try reader.string(.documentID)))
             if let offset, (readTime, document) <= (offset.readTime, offset.key) { return true }
             keys.append(document)

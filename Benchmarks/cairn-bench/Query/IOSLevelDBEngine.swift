@@ -88,6 +88,9 @@ struct TargetGlobal {
         highestTargetID = Int(try reader.int64())
         sequenceNumber = Int(try reader.int64())
         targetCount = Int(try reader.int64())
+        guard highestTargetID >= 0, sequenceNumber >= 0, targetCount >= 0 else {
+            throw BenchError("leveldb: the target_global row holds a negative number")
+        }
     }
 }
 
@@ -134,7 +137,7 @@ final class IOSLevelDBCache: QueryCache {
         try iterator.forEach(prefix: IOSLevelDBSchema.indexStateTable) { _, value in
             var reader = BinaryRecord.Reader(value)
             _ = try reader.int64()
-            let readTime = Timestamp(seconds: try reader.int64(), nanoseconds: try reader.int32())
+            let readTime = try reader.timestamp()
             let key = DocumentKey(path: try ResourcePath(parsing: String(decoding: reader.rest, as: UTF8.self)))
             if offset.map({ ($0.readTime, $0.key) > (readTime, key) }) ?? true { offset = (readTime, key) }
             return true

@@ -199,6 +199,11 @@ struct OrderedKeyReader {
         return ResourcePath(segments: segments)
     }
 
+    /// A snapshot version whose label was already read (or skipped as part of a prefix).
+    mutating func snapshotVersion() throws -> Timestamp {
+        try checkedTimestamp(seconds: try number(), nanoseconds: try number())
+    }
+
     mutating func documentKey() throws -> DocumentKey {
         let path = try path()
         guard !path.segments.isEmpty, path.segments.count % 2 == 0 else {
@@ -206,6 +211,14 @@ struct OrderedKeyReader {
         }
         return DocumentKey(path: path)
     }
+}
+
+/// A timestamp read from the cache, its nanoseconds checked to be in `0..<1_000_000_000`.
+func checkedTimestamp(seconds: Int64, nanoseconds: Int64) throws -> Timestamp {
+    guard (0..<1_000_000_000).contains(nanoseconds) else {
+        throw BenchError("leveldb: a stored timestamp has \(nanoseconds) nanoseconds, outside 0..<1000000000")
+    }
+    return Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
 }
 
 /// Fixed-width little-endian fields for the baseline's small values (read times, globals, index state).
@@ -232,6 +245,11 @@ struct BinaryRecord {
             guard offset + 4 <= bytes.count else { throw BenchError("leveldb: a value is truncated") }
             defer { offset += 4 }
             return Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+        }
+
+        /// A timestamp: seconds (Int64) and nanoseconds (Int32, checked to be below one second).
+        mutating func timestamp() throws -> Timestamp {
+            try checkedTimestamp(seconds: try int64(), nanoseconds: Int64(try int32()))
         }
 
         /// The bytes after the fields read so far.

@@ -249,8 +249,8 @@ enum IOSLevelDBSchema {
     static func document(_ key: DocumentKey, _ value: UnsafeRawBufferPointer) throws -> Document {
         guard value.count > 24 else { throw BenchError("leveldb: a remote_document row has a truncated value") }
         var reader = BinaryRecord.Reader(value)
-        let readTime = Timestamp(seconds: try reader.int64(), nanoseconds: try reader.int32())
-        let version = Timestamp(seconds: try reader.int64(), nanoseconds: try reader.int32())
+        let readTime = try reader.timestamp()
+        let version = try reader.timestamp()
         let data = try DocumentCodec.decode(UnsafeRawBufferPointer(rebasing: value[24...]))
         return Document(key: key, state: .found, version: version, readTime: readTime, data: data)
     }
@@ -258,7 +258,7 @@ enum IOSLevelDBSchema {
     /// The read time stored first in a `remote_document` value.
     static func readTime(ofDocumentValue value: UnsafeRawBufferPointer) throws -> Timestamp {
         var reader = BinaryRecord.Reader(value)
-        return Timestamp(seconds: try reader.int64(), nanoseconds: try reader.int32())
+        return try reader.timestamp()
     }
 
     /// A sentinel row's value: the document's sequence number, OrderedCode signed (as iOS's).
