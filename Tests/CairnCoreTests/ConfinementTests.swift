@@ -144,6 +144,29 @@ struct ConfinementTests {
         #expect(reported.contains("SyncEngine.writeMutations(_:completion:)"))
     }
 
+    @Test("by default a violation stops the program: a RemoteStore called off its production queue")
+    func defaultHandlerStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let queue = AsyncQueue(label: "cairn.test.violation")
+            let remoteStore = RemoteStore(localStore: LocalStore.inMemory(), datastore: SilentDatastore(), queue: queue)
+            remoteStore.disableNetwork()
+        }
+        let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(standardError.contains(
+            "RemoteStore.disableNetwork() ran outside of its AsyncQueue (thread confinement violated)."))
+    }
+
+    @Test("by default nothing stops a program whose core objects stay on their production queue")
+    func defaultHandlerOnQueue() async {
+        await #expect(processExitsWith: .success) {
+            let queue = AsyncQueue(label: "cairn.test.violation")
+            let remoteStore = QueueBound(
+                handingOver: RemoteStore(localStore: LocalStore.inMemory(), datastore: SilentDatastore(), queue: queue),
+                to: queue)
+            _ = try? queue.enqueueAndWait { remoteStore.value.disableNetwork() }
+        }
+    }
+
     @Test("a client's core objects are reachable on its queue only")
     func clientCoreIsBound() throws {
         let violations = Violations()
