@@ -34,9 +34,9 @@ package final class QueueBound<Value>: Sendable {
 
     /// The value; reading or changing it off the queue is a confinement violation.
     package var value: Value {
-        get {
+        _read {
             queue.verifyIsCurrentQueue("Reading a queue-bound value")
-            return storage
+            yield storage
         }
         _modify {
             queue.verifyIsCurrentQueue("Changing a queue-bound value")
