@@ -88,7 +88,7 @@ struct ConfinementTests {
         queue.sync { bound.value.append(3) }
         #expect(queue.sync { bound.value } == [1, 2, 3])
         #expect(violations.list.count == 2)
-        _ = QueueBound(NSObjectLike(), on: queue)
+        _ = QueueBound(NotSendable(), on: queue)
         #expect(violations.list.last?.hasPrefix("Binding a value to the queue ran outside") == true)
     }
 
@@ -205,4 +205,4 @@ struct ConfinementTests {
 }
 
 /// A class that is not `Sendable`, for binding.
-private final class NSObjectLike {}
+private final class NotSendable {}
