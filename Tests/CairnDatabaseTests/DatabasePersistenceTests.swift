@@ -21,7 +21,8 @@ final class WarningLines: @unchecked Sendable {
 
 /// A database with persistence on in `directory`, on its own app and the scripted connection, offline until the
 /// test connects it. "Restarting" deletes the app (which closes the cache) and makes another on the directory.
-func makePersistentDatabase(_ directory: String, clock: @escaping @Sendable () -> Date = { Date() }) -> (Database, ScriptedConnection, FirebaseApp) {
+func makePersistentDatabase(_ directory: String, clock: @escaping @Sendable () -> Date = { Date() },
+                            getDataWait: TimeInterval = 3) -> (Database, ScriptedConnection, FirebaseApp) {
     _ = WarningLines.shared
     let name = "rtdbp-" + UUID().uuidString.prefix(8).lowercased()
     let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
@@ -33,7 +34,7 @@ func makePersistentDatabase(_ directory: String, clock: @escaping @Sendable () -
     database.isPersistenceEnabled = true
     database.usePersistenceDirectory(directory)
     let connection = ScriptedConnection()
-    database.useConnection(connection, clock: clock)
+    database.useConnection(connection, clock: clock, getDataWait: getDataWait)
     return (database, connection, app)
 }
 
@@ -150,6 +151,40 @@ struct DatabasePersistenceTests {
         second.reference(withPath: "elsewhere").observe(.value) { seen.add("elsewhere \(text($0.value))") }
         second.waitForCallbacks()
         #expect(seen.take() == ["added c", "added d", "added e", "added f", #"value {"c":30,"d":40,"e":50,"f":60}"#, #"name "Ada""#])
+    }
+
+    @Test("getData offline after a restart: complete cached data at once, incomplete cached data after the wait, nothing cached fails")
+    func getDataFromDisk() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (first, firstConnection, firstApp) = makePersistentDatabase(directory)
+        first.reference(withPath: "scores").queryOrderedByValue().queryLimited(toLast: 2).observe(.value) { _ in }
+        first.reference(withPath: "profile").observe(.value) { _ in }
+        first.waitForCallbacks()
+        firstConnection.connect()
+        for listen in firstConnection.listens {
+            if listen.tag != nil {
+                try firstConnection.push("scores", #"{"e": 50, "f": 60}"#, tag: listen.tag)
+            } else {
+                try firstConnection.push("profile", #"{"name": "Ada"}"#)
+            }
+            listen.complete(.ok)
+        }
+        first.waitForCallbacks()
+        restart(firstApp)
+
+        let (second, connection, secondApp) = makePersistentDatabase(directory, getDataWait: 0.2)
+        defer { restart(secondApp) }
+        let answers = Recorder()
+        second.reference(withPath: "profile/name").getData { error, snapshot in answers.add("name \(error == nil) \(text(snapshot?.value))") }
+        second.waitForCallbacks()
+        #expect(answers.take() == [#"name true "Ada""#], "complete on disk: at once, without a get")
+        #expect(connection.gets.isEmpty)
+        second.reference(withPath: "scores").getData { error, snapshot in answers.add("scores \(error == nil) \(text(snapshot?.value))") }
+        second.reference(withPath: "nothing").getData { error, _ in answers.add("nothing \((error as NSError?)?.code ?? 0)") }
+        Thread.sleep(forTimeInterval: 0.5)
+        second.waitForCallbacks()
+        #expect(answers.take().sorted() == [#"nothing 1"#, #"scores true {"e":50,"f":60}"#])
     }
 
     @Test("A second database on a directory in use keeps its cache in memory, with one logged line; the first is untouched")
