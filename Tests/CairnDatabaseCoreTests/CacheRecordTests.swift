@@ -101,6 +101,7 @@ struct CacheRecordTests {
         let (_, key, value) = CacheRecord.userWriteAdded(PersistedWrite(id: 1, path: .root, overwrite: Node(leaf: .int(1)))).encoded()
         expectCorrupt(.userWriteAdded, CacheRecord.writeKey(0), value, "write id 0")
         expectCorrupt(.userWriteAdded, CacheRecord.writeKey(UInt64.max), value, "a write id past Int.max")
+        expectCorrupt(.trackedQueryRemoved, CacheRecord.queryKey(UInt64.max), [1], "a query id past Int.max")
         expectCorrupt(.userWriteAdded, key, [1, 1, 0, 0, 0, UInt8(ascii: "/"), 7], "a write kind that is neither overwrite nor merge")
         // A double that is not finite.
         writer = CacheBytesWriter()

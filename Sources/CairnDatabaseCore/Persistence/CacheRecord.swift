@@ -117,10 +117,7 @@ package enum CacheRecord: Equatable {
                 keys.insert(child)
             }
             record = .trackedKeysChanged(id: id, keys: keys)
-        case .userWriteAdded:
-            let id = try self.id(key, prefix: "w")
-            guard id >= 1, id <= UInt64(Int.max) else { throw reader.failure("write id \(id) is out of range") }
-            record = .userWriteAdded(try PersistedWrite.read(id: id, from: &reader))
+        case .userWriteAdded: record = .userWriteAdded(try PersistedWrite.read(id: try id(key, prefix: "w"), from: &reader))
         case .userWriteRemoved: record = .userWriteRemoved(id: try id(key, prefix: "w"))
         case .globals:
             guard key == globalsKey else { throw PersistenceError(.corruptRecord, "a globals record has the key \(describe(key))") }
@@ -150,12 +147,16 @@ package enum CacheRecord: Equatable {
         }
     }
 
-    /// The id an id key (`q`, `k` or `w` and 8 big-endian bytes) names.
+    /// The id an id key (`q`, `k` or `w` and 8 big-endian bytes) names: 1 to `Int.max` (ids count up from 1).
     package static func id(_ key: [UInt8], prefix: Character) throws(PersistenceError) -> UInt64 {
         guard key.count == 9, key[0] == prefix.asciiValue! else {
             throw PersistenceError(.corruptRecord, "\(describe(key)) is not a \(prefix) key (a letter and 8 bytes)")
         }
-        return key.dropFirst().reduce(0) { $0 << 8 | UInt64($1) }
+        let id = key.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard id >= 1, id <= UInt64(Int.max) else {
+            throw PersistenceError(.corruptRecord, "the id \(id) of \(describe(key)) is out of range (1 to \(Int.max))")
+        }
+        return id
     }
 
     /// A key for messages: the text when it is printable, else hex.
