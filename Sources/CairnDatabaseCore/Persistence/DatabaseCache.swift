@@ -37,9 +37,12 @@ package final class DatabaseCache {
     package private(set) var trackedKeys: [UInt64: Set<String>] = [:]
     package private(set) var writes: [UInt64: PersistedWrite] = [:]
     package private(set) var session: UInt64 = 0
-    /// Where the live record of each id key (`q`, `k`, `w`) and the globals record are.
-    private var locations: [[UInt8]: RecordLocation] = [:]
+    /// Where the live record of each id key (`q`, `k`, `w`) and the globals record are, with the segments of the
+    /// older records of the key it superseded (what a removal of the key must keep hiding).
+    private var locations: [[UInt8]: (location: RecordLocation, shadows: Set<UInt32>)] = [:]
     private var tombstones: [[UInt8]: Tombstone] = [:]
+    /// Segments compaction removed in this session: what a removal hides there is gone.
+    private var removedSegments = Set<UInt32>()
     /// Records replay skipped because they could not be decoded (only when opened with `skipUndecodable`).
     package private(set) var skippedRecords = 0
 
@@ -180,7 +183,7 @@ package final class DatabaseCache {
             shadows.insert(entry.location.segment)
             shadows.formUnion(entry.shadows)
         }
-        return shadows
+        return shadows.subtracting(removedSegments)
     }
 
     /// A prune with no live data above it and nothing hidden on disk changes nothing.
@@ -188,24 +191,30 @@ package final class DatabaseCache {
         entry.shadows.isEmpty && server.firstAbove(path, includingSelf: false, { !$1.isPruned }) == nil
     }
 
-    /// Retires the live record (or removal) of `key`; records `location` as its new live record (nil: none).
-    /// Returns what a removal at `key` would hide.
+    /// Retires the live record of `key`; records `location` as its new live record (nil: none). Returns what a
+    /// removal at `key` would hide. An earlier removal at `key` stays: it may hide records of other keys (a
+    /// removed query's keys), so only the sweep after compaction retires it.
     private func supersede(_ key: [UInt8], with location: RecordLocation?) -> Set<UInt32> {
         var shadows = Set<UInt32>()
         if let old = locations[key] {
-            log.retire(old)
-            shadows.insert(old.segment)
+            log.retire(old.location)
+            shadows = old.shadows
+            shadows.insert(old.location.segment)
         }
-        if let tombstone = tombstones.removeValue(forKey: key) {
-            log.retire(tombstone.location)
-            shadows.formUnion(tombstone.shadows)
-        }
-        locations[key] = location
+        shadows.subtract(removedSegments)
+        locations[key] = location.map { ($0, shadows) }
         return shadows
     }
 
-    /// Keeps a removal live while it hides records on disk; retires it at once otherwise.
+    /// Keeps a removal live while it hides records on disk; retires it at once otherwise. A newer removal at the
+    /// same key takes over what an older one hides.
     private func bury(_ key: [UInt8], _ location: RecordLocation, _ shadows: Set<UInt32>) {
+        var shadows = shadows
+        if let older = tombstones.removeValue(forKey: key) {
+            log.retire(older.location)
+            shadows.formUnion(older.shadows)
+        }
+        shadows.subtract(removedSegments)
         if shadows.isEmpty {
             log.retire(location)
         } else {
@@ -279,6 +288,7 @@ package final class DatabaseCache {
             var summary: CompactionSummary?
             while summary == nil { summary = try compaction.step() }
             for move in summary!.relocations { relocate(move) }
+            removedSegments.formUnion(summary!.inputs)
         } catch {
             throw DatabaseCache.wrap(error)
         }
@@ -290,8 +300,8 @@ package final class DatabaseCache {
             guard let path = try? CacheRecord.serverPath(move.key), var entry = server.value(at: path), entry.location == move.from else { return }
             entry.location = move.to
             server.set(path, entry)
-        } else if locations[move.key] == move.from {
-            locations[move.key] = move.to
+        } else if locations[move.key]?.location == move.from {
+            locations[move.key]?.location = move.to
         } else if tombstones[move.key]?.location == move.from {
             tombstones[move.key]?.location = move.to
         }
