@@ -71,6 +71,7 @@ struct DatabasePersistenceTests {
         // Re-sent in order, unresolved; applied locally with server values resolved by the new session's clock,
         // over the acknowledged write, which the cache kept as server data.
         #expect(connection.writes.map { "\($0.action) \($0.path)" } == ["p /log/a", "m /log"])
+        try #require(connection.writes.count == 2)
         #expect(connection.writes[0].data == .object(["at": .object([".sv": .string("timestamp")]), "n": .int(1)]))
         // `c` is not a complete child (only c/d is known), so it raises no childAdded, as in Firebase.
         #expect(seen.take() == [#"added a {"at":2000000,"n":1}"#, "added b 2", #"added e "acked""#, "c/d 3"])

@@ -81,7 +81,9 @@ package final class DatabaseCache {
         guard let storage = error as? StorageError else { return PersistenceError(.storage, "\(error)") }
         let message = storage.message + (storage.path.map { " [\($0)]" } ?? "")
         if storage.code == .locked { return PersistenceError(.locked, message) }
-        return PersistenceError(.storage, message, isDamage: storage.code == .corruption || storage.code == .notALog)
+        // A directory that is not a log (`.notALog`) is not damage: it is never moved aside. (The log reports
+        // segments holding frames without a MANIFEST as corruption.)
+        return PersistenceError(.storage, message, isDamage: storage.code == .corruption)
     }
 
     // MARK: Replay

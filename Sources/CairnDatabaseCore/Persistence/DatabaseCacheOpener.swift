@@ -5,11 +5,11 @@ import SegmentLog
 ///
 /// - another process (or another open in this one) owns the directory: one logged line, and this database keeps
 ///   its cache in memory for the session (Firebase logs and goes on too); the owner's cache is never touched;
-/// - damage (a damaged frame or manifest, a record that cannot be decoded, segments without a MANIFEST): the
-///   directory is renamed to a private sibling `<dir>.damaged-<UTC time>` and kept for inspection, every intact
-///   batch is salvaged into a fresh cache at the original path (pending writes are records like any other, so the
-///   intact ones stay pending), undecodable records are skipped, and one line says what happened; when nothing
-///   can be salvaged the cache starts empty;
+/// - damage (what the log reports as corruption: a damaged frame or manifest, segments holding frames without a
+///   MANIFEST; or a record that cannot be decoded): the directory is renamed to a private sibling
+///   `<dir>.damaged-<UTC time>` and kept for inspection, every intact batch is salvaged into a fresh cache at the
+///   original path (pending writes are records like any other, so the intact ones stay pending), undecodable
+///   records are skipped, and one line says what happened; when nothing can be salvaged the cache starts empty;
 /// - any other failure (a directory that cannot be created, I/O): one logged line, memory for the session.
 ///
 /// ```swift
@@ -19,9 +19,6 @@ package enum DatabaseCacheOpener {
     package static func open(at directory: String, policy: CachePolicy,
                              configuration: SegmentLog.Configuration = DatabaseCache.defaultLogConfiguration) -> PersistenceManager? {
         do throws(PersistenceError) {
-            if let damage = missingManifest(in: directory) {
-                throw PersistenceError(.storage, damage, isDamage: true)
-            }
             return PersistenceManager(cache: try DatabaseCache.open(at: directory, configuration: configuration), policy: policy)
         } catch where error.code == .locked {
             DatabaseLog.always("the Realtime Database cache \(directory) is in use (\(error.message)); this database keeps its cache in memory for this session")
@@ -69,21 +66,6 @@ package enum DatabaseCacheOpener {
             DatabaseLog.always("the Realtime Database cache \(directory) was damaged (\(damage)) and moved to \(aside); a new cache cannot be opened (\(error)); this database keeps its cache in memory for this session")
             return nil
         }
-    }
-
-    /// A directory whose MANIFEST is gone while segment files hold frames (more than their 28-byte header,
-    /// FORMAT.md): the log would otherwise start it afresh and lose them. Nil otherwise.
-    static func missingManifest(in directory: String) -> String? {
-        let files = FileManager.default
-        guard !files.fileExists(atPath: directory + "/MANIFEST"),
-              let names = try? files.contentsOfDirectory(atPath: directory) else { return nil }
-        let withFrames = names.filter { name in
-            guard name.hasSuffix(".seg") else { return false }
-            let size = (try? files.attributesOfItem(atPath: directory + "/" + name))?[.size] as? NSNumber
-            return (size?.intValue ?? 0) > 28
-        }
-        guard !withFrames.isEmpty else { return nil }
-        return "MANIFEST is missing but \(withFrames.count) segment file(s) hold frames"
     }
 
     /// Renames `directory` to `<directory>.damaged-<UTC time>` (`-2`, `-3`, ... when taken), private (0700).
