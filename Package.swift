@@ -103,11 +103,14 @@ let package = Package(
             ],
             path: "Tools/cairn"
         ),
-        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) in one process, interleaved; listener latency through Cairn.
+        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) in one process, interleaved; listener latency through Cairn;
+        // the Realtime Database cache (CairnDatabase, CairnDatabaseCore).
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
                 "Cairn",
+                "CairnDatabase",
+                "CairnDatabaseCore",
                 "CairnCore",
                 "SegmentLog",
                 "CairnModel",

@@ -37,7 +37,6 @@ extension PersistenceManager {
             let victims = Array(ordered.prefix(count))
             let kept = ordered.dropFirst(count).map(\.query.path) + cache.trackedQueries.values.filter(\.isActive).map(\.query.path)
             guard let records = pruneRecords(victims, kept: kept) else { return rounds }
-            for victim in victims { forgetQuery(victim.id) }
             perform("prune") { try cache.commit(records) }
             rounds += 1
             if isOff { return rounds }

@@ -12,8 +12,6 @@ package final class PersistenceManager {
     package let cache: DatabaseCache
     package let policy: CachePolicy
     private var nextQueryId: UInt64
-    /// Ids of tracked queries by `QuerySpec.key` (load-all queries as the default query at their path).
-    private var idsByKey: [String: UInt64] = [:]
     private var serverUpdatesSincePruneCheck = 0
     /// True once the cache failed or was closed: every call does nothing and reads find nothing.
     package private(set) var isOff = false
@@ -28,7 +26,6 @@ package final class PersistenceManager {
         nextQueryId = (cache.trackedQueries.keys.max() ?? 0) + 1
         var records: [CacheRecord] = [.globals(session: cache.session + 1)]
         for query in cache.trackedQueries.values.sorted(by: { $0.id < $1.id }) {
-            idsByKey[query.query.key] = query.id
             if query.isActive {
                 var inactive = query
                 inactive.isActive = false
@@ -146,8 +143,14 @@ package final class PersistenceManager {
         query.params.loadsAllData ? QuerySpec(path: query.path) : query
     }
 
+    /// The tracked query for `query`: found among those at its path by parameters (no key strings to build, so
+    /// opening a cache with many queries stays cheap).
     package func trackedQuery(_ query: QuerySpec) -> TrackedQuery? {
-        idsByKey[Self.normalized(query).key].flatMap { cache.trackedQueries[$0] }
+        let query = Self.normalized(query)
+        for id in cache.queriesByPath.value(at: query.path) ?? [] {
+            if let tracked = cache.trackedQueries[id], tracked.query.params == query.params { return tracked }
+        }
+        return nil
     }
 
     /// A listener (or keepSynced) started using `query`: it is tracked, active, and its last use is now.
@@ -165,7 +168,6 @@ package final class PersistenceManager {
             guard active else { return }
             tracked = TrackedQuery(id: nextQueryId, query: query, lastUse: 0, isComplete: false, isActive: true)
             nextQueryId += 1
-            idsByKey[query.key] = tracked.id
         }
         tracked.isActive = active
         perform("track a query") { try cache.commit([tracked.record]) }
@@ -187,12 +189,7 @@ package final class PersistenceManager {
         }
         let tracked = TrackedQuery(id: nextQueryId, query: query, lastUse: 0, isComplete: true, isActive: false)
         nextQueryId += 1
-        idsByKey[query.key] = tracked.id
         return [tracked.record]
-    }
-
-    func forgetQuery(_ id: UInt64) {
-        if let query = cache.trackedQueries[id] { idsByKey[query.query.key] = nil }
     }
 
     /// A tracked default query at or above `path` with a listener now.
