@@ -25,12 +25,10 @@ package final class PersistenceManager {
         self.policy = policy
         nextQueryId = (cache.trackedQueries.keys.max() ?? 0) + 1
         var records: [CacheRecord] = [.globals(session: cache.session + 1)]
-        for query in cache.trackedQueries.values.sorted(by: { $0.id < $1.id }) {
-            if query.isActive {
-                var inactive = query
-                inactive.isActive = false
-                records.append(inactive.record)
-            }
+        for query in cache.trackedQueries.values.filter(\.isActive).sorted(by: { $0.id < $1.id }) {
+            var inactive = query
+            inactive.isActive = false
+            records.append(inactive.record)
         }
         perform("start a session") { try cache.commit(records) }
     }
