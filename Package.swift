@@ -113,11 +113,14 @@ let package = Package(
             path: "Tools/cairn"
         ),
         // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) and LevelDB in one process, interleaved; Firestore cache
-        // queries against Android's and iOS's cache layouts; listener latency through Cairn.
+        // queries against Android's and iOS's cache layouts; listener latency through Cairn; the Realtime Database
+        // cache (CairnDatabase, CairnDatabaseCore).
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
                 "Cairn",
+                "CairnDatabase",
+                "CairnDatabaseCore",
                 "CairnCore",
                 "SegmentLog",
                 "CairnModel",
@@ -193,10 +196,11 @@ let package = Package(
             dependencies: ["SegmentLog", "CairnTestSupport"]
         ),
         // Realtime Database: the client core (Model/: nodes, paths, key order, indexes, hash, query parameters;
-        // SyncTree/: write tree, views, view processor, filters, event generation, sync points, the sync tree).
+        // SyncTree/: write tree, views, view processor, filters, event generation, sync points, the sync tree;
+        // Repo/: the client; Persistence/: the cache on SegmentLog).
         .target(
             name: "CairnDatabaseCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Realtime Database: the public API (Firebase's Swift names) over the core's Repo.
         .target(name: "CairnDatabase", dependencies: ["CairnApp", "CairnDatabaseCore"]),
@@ -206,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CairnDatabaseCoreTests",
-            dependencies: ["CairnDatabaseCore"]
+            dependencies: ["CairnDatabaseCore", "SegmentLog", "CairnTestSupport"]
         ),
         // Firebase's sync-point cases from ../shared/rtdb-spec (or $CAIRN_RTDB_SPEC_DIR) through the real sync tree
         // with a scripted listen provider, at the root and under /foo/bar/baz.
