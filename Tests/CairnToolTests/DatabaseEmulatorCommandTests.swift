@@ -12,15 +12,30 @@ struct DatabaseEmulatorCommandTests {
         var port: Int
         var readyLine: String
 
-        /// SIGTERM, then its exit status.
-        func stop() -> Int32 {
-            process.terminate()
-            process.waitUntilExit()
-            return process.terminationStatus
+        /// SIGTERM, then its exit status (waited for off Swift's cooperative pool).
+        func stop() async -> Int32 {
+            (try? await offPool {
+                process.terminate()
+                process.waitUntilExit()
+                return process.terminationStatus
+            }) ?? -1
         }
     }
 
-    static func start(_ arguments: [String]) throws -> Running {
+    /// Runs blocking work (waiting on a child process) on a dispatch thread, so that it never takes one of the
+    /// cooperative pool's few threads from the servers the other suites run in this process.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Result { try body() }) }
+        }
+        return try result.get()
+    }
+
+    static func start(_ arguments: [String]) async throws -> Running {
+        try await offPool { try startBlocking(arguments) }
+    }
+
+    private static func startBlocking(_ arguments: [String]) throws -> Running {
         try #require(FileManager.default.isExecutableFile(atPath: Cairn.binary), "build the cairn product first: \(Cairn.binary) is missing")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Cairn.binary)
@@ -63,20 +78,20 @@ struct DatabaseEmulatorCommandTests {
         defer { scratch.cleanUp() }
         let data = scratch.path + "/db"
 
-        let first = try Self.start(["--data", data])
+        let first = try await Self.start(["--data", data])
         #expect(first.readyLine.hasPrefix("Realtime Database server ready: http://127.0.0.1:\(first.port)"))
         let put = try await Self.request("PUT", port: first.port, path: "/rooms/r1.json?ns=demo", body: #"{"title":"Lobby","size":3}"#)
         #expect(put.0 == 200)
         let bad = try await Self.request("PUT", port: first.port, path: "/rooms/r1.json?ns=demo", body: "{not json")
         #expect(bad.0 == 400)
         #expect(bad.1.contains("error"))
-        #expect(first.stop() == 0)
+        #expect(await first.stop() == 0)
 
-        let second = try Self.start(["--data", data])
+        let second = try await Self.start(["--data", data])
         let get = try await Self.request("GET", port: second.port, path: "/rooms/r1/title.json?ns=demo")
         #expect(get.0 == 200)
         #expect(get.1 == #""Lobby""#)
-        #expect(second.stop() == 0)
+        #expect(await second.stop() == 0)
     }
 
     @Test("A port out of range is a usage error (exit 2)")
