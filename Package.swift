@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // Insecure.MD5 for the bloom filters of existence filters, SHA-1 for the Realtime Database node hash.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // The Realtime Database's WebSocket connection (NIOWebSocket, NIOHTTP1, NIOPosix; NIOSSL for wss://). Both
+        // packages already come with grpc-swift-nio-transport.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
@@ -187,10 +191,28 @@ let package = Package(
             name: "CairnDatabaseCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Realtime Database: the public API (Firebase's Swift names) over the core's Repo.
-        .target(name: "CairnDatabase", dependencies: ["CairnApp", "CairnDatabaseCore"]),
+        // Realtime Database: the public API (Firebase's Swift names) over the core's Repo, and the v5 WebSocket
+        // connection (Connection/) on swift-nio.
+        .target(
+            name: "CairnDatabase",
+            dependencies: [
+                "CairnApp",
+                "CairnDatabaseCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(
             name: "CairnDatabaseTests",
+            dependencies: ["CairnDatabase", "CairnDatabaseCore"]
+        ),
+        // The v5 persistent connection against a scripted transport: handshake, requests and answers, pushes,
+        // restore order after a reconnect, backoff, keepalive, frames.
+        .testTarget(
+            name: "CairnDatabaseConnectionTests",
             dependencies: ["CairnDatabase", "CairnDatabaseCore"]
         ),
         .testTarget(
