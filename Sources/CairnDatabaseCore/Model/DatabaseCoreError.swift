@@ -15,6 +15,8 @@ package struct DatabaseCoreError: Error, Equatable, Sendable, CustomStringConver
         case invalidQuery
         /// The server refused a listen (permission denied, ...); its registrations are cancelled.
         case listenFailed
+        /// A wire message is malformed: not JSON, a wrong envelope, a bad frame count, or longer than allowed.
+        case invalidMessage
     }
 
     package let code: Code
