@@ -124,10 +124,10 @@ struct ConnectionLifecycleTests {
     }
 
     @Test("Tokens never reach the log, debug lines included")
-    func tokensNotLogged() {
+    func tokensNotLogged() async throws {
         let harness = ConnectionHarness(tokenProvider: { "SECRET-TOKEN-42" })
         harness.connect(hello: false)
-        #expect(harness.wait { harness.transports.count == 1 })
+        try #require(await harness.wait { harness.transports.count == 1 })
         harness.socket.hello()
         harness.settle()
         harness.socket.answer(harness.socket.request("auth")!.id, "invalid_token", .string("bad"))

@@ -81,14 +81,14 @@ struct ConnectionPushTests {
     }
 
     @Test("ac closes the connection; the next one fetches the token again")
-    func authRevoked() {
+    func authRevoked() async throws {
         let fetches = Collected<Int>()
         let harness = ConnectionHarness(tokenProvider: {
             fetches.add(1)
             return "token-\(fetches.values.count)"
         })
         harness.connect(hello: false)
-        #expect(harness.wait { harness.transports.count == 1 })
+        try #require(await harness.wait { harness.transports.count == 1 })
         harness.socket.hello()
         harness.settle()
         harness.socket.answer(harness.socket.request("auth")!.id)
@@ -97,17 +97,17 @@ struct ConnectionPushTests {
         #expect(harness.socket.isClosed)
         #expect(harness.delegate.entries == ["connected", "disconnected"])
         harness.clock.advance(by: 1)
-        #expect(harness.wait { harness.transports.count == 2 })
+        try #require(await harness.wait { harness.transports.count == 2 })
         harness.socket.hello()
         harness.settle()
         #expect(harness.socket.request("auth")?.body == .parse(#"{"cred":"token-2"}"#))
     }
 
     @Test("A refused auth closes the connection and reconnects")
-    func authRefused() {
+    func authRefused() async throws {
         let harness = ConnectionHarness(tokenProvider: { "bad" })
         harness.connect(hello: false)
-        #expect(harness.wait { harness.transports.count == 1 })
+        try #require(await harness.wait { harness.transports.count == 1 })
         harness.socket.hello()
         harness.settle()
         harness.socket.answer(harness.socket.request("auth")!.id, "invalid_token", .string("Invalid claim"))

@@ -31,7 +31,7 @@ struct ConnectionRequestTests {
     }
 
     @Test("After a (re)connection: stats once, auth, then listens, puts in order, gets, onDisconnects")
-    func restoreOrder() throws {
+    func restoreOrder() async throws {
         let harness = ConnectionHarness(tokenProvider: { "token-1" })
         let connection = harness.connection
         let listenStatuses = Collected<ListenStatus>()
@@ -45,7 +45,7 @@ struct ConnectionRequestTests {
         connection.get(QuerySpec(path: Self.scores)) { gets.add($0) }
         connection.onDisconnectPut(DatabasePath(unvalidated: "presence"), .bool(false)) { writes.add("onDisconnect \($0)") }
         harness.connect(hello: false)
-        #expect(harness.wait { harness.transports.count == 1 })
+        try #require(await harness.wait { harness.transports.count == 1 })
         harness.socket.hello()
         harness.settle()
         #expect(harness.socket.actions == ["s", "auth"])
@@ -70,7 +70,7 @@ struct ConnectionRequestTests {
         harness.settle()
         #expect(writes.values == ["onDisconnect ok", #"transaction failed(status: "disconnect", reason: Optional("Client was disconnected while running a transaction"))"#])
         harness.clock.advance(by: 1)
-        #expect(harness.wait { harness.transports.count == 2 })
+        try #require(await harness.wait { harness.transports.count == 2 })
         harness.socket.hello(session: "session-2")
         harness.settle()
         harness.socket.answer(harness.socket.request("auth")!.id)

@@ -201,12 +201,13 @@ final class ConnectionHarness: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `seconds` for `condition` (for work that leaves the connection's queue, such as a token fetch).
-    func wait(seconds: Double = 5, until condition: () -> Bool) -> Bool {
+    /// Waits up to `seconds` for `condition` (for work that leaves the connection's queue, such as a token fetch,
+    /// which runs as a task: the wait suspends rather than block a thread of the task pool).
+    func wait(seconds: Double = 5, until condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.005)
+            try? await Task.sleep(nanoseconds: 5_000_000)
             settle()
         }
         return true

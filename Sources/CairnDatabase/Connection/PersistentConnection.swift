@@ -356,7 +356,7 @@ final class PersistentConnection: DatabaseConnection, @unchecked Sendable {
     }
 
     private func sendStats() {
-        send(WireAction.stats, .object(["c": .object([StatsGate.counter: .int(1)])])) { status, data in
+        send(WireAction.stats, .object(["c": .object([StatsGate.counter: .int(1)])])) { [self] status, _ in
             if status != WireStatus.ok { log("the server refused the statistics: \(status)") }
         }
     }
