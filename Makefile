@@ -2,7 +2,7 @@
 #   make demo   — build and run the demo: the offline story against the Firestore emulator (offline only without
 #                 it), then the storage engine (write, SIGKILL, reopen, compact)
 #   make test   — build once and run every test target (first creating .venv-interop, the official Python
-#                 Firestore client for the interop tests, when it is missing)
+#                 Firestore client and Admin SDK for the interop tests, when it is missing)
 # `make bench` runs the engine benchmark (release build) and writes bench-results/engine.json.
 
 SWIFT ?= swift
@@ -27,18 +27,28 @@ demo: deps
 	$(SWIFT) build --product cairn
 	$$($(SWIFT) build --show-bin-path)/cairn demo
 
-# The official Python client (google-cloud-firestore, from PyPI) for the interop tests with the Firestore emulator.
-# Tolerant: when python3 -m venv or pip fails it says so in one line and those tests skip (under CI=true they fail).
+# The official Python clients (from PyPI) for the interop tests: google-cloud-firestore with the Firestore emulator,
+# firebase-admin (its Realtime Database module) with Cairn's local database server. A venv made before firebase-admin
+# was added gets it too (the marker .ready-admin). Tolerant: when python3 -m venv or pip fails it says so in one
+# line and those tests skip (under CI=true they fail).
 interop-venv:
 	@if [ ! -f $(INTEROP_VENV)/.ready ]; then \
-		echo "creating $(INTEROP_VENV): python3 -m venv + pip install google-cloud-firestore (the Python interop peer)"; \
+		echo "creating $(INTEROP_VENV): python3 -m venv + pip install google-cloud-firestore firebase-admin (the Python interop peers)"; \
 		rm -rf $(INTEROP_VENV); \
 		if python3 -m venv $(INTEROP_VENV) >/dev/null 2>&1 \
-			&& $(INTEROP_VENV)/bin/pip install -q --disable-pip-version-check google-cloud-firestore >/dev/null 2>&1; then \
-			touch $(INTEROP_VENV)/.ready; \
+			&& $(INTEROP_VENV)/bin/pip install -q --disable-pip-version-check google-cloud-firestore firebase-admin >/dev/null 2>&1; then \
+			touch $(INTEROP_VENV)/.ready $(INTEROP_VENV)/.ready-admin; \
 		else \
 			rm -rf $(INTEROP_VENV); \
 			echo "could not create $(INTEROP_VENV) (python3-venv missing, or PyPI unreachable): the Python interop tests skip (and fail under CI=true)"; \
+		fi; \
+	fi
+	@if [ -f $(INTEROP_VENV)/.ready ] && [ ! -f $(INTEROP_VENV)/.ready-admin ]; then \
+		echo "adding firebase-admin to $(INTEROP_VENV) (the Realtime Database interop peer)"; \
+		if $(INTEROP_VENV)/bin/pip install -q --disable-pip-version-check firebase-admin >/dev/null 2>&1; then \
+			touch $(INTEROP_VENV)/.ready-admin; \
+		else \
+			echo "could not install firebase-admin into $(INTEROP_VENV) (PyPI unreachable?): the Admin SDK interop tests skip (and fail under CI=true)"; \
 		fi; \
 	fi
 

@@ -29,10 +29,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // Insecure.MD5 for the bloom filters of existence filters, SHA-1 for the Realtime Database node hash.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        // The Realtime Database's WebSocket connection (NIOWebSocket, NIOHTTP1, NIOPosix; NIOSSL for wss://). Both
-        // packages already come with grpc-swift-nio-transport.
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The Realtime Database's WebSocket client (CairnDatabase: NIOWebSocket, NIOHTTP1, NIOPosix; NIOSSL for wss://)
+        // and the local server (CairnDatabaseServer: HTTP/1.1, WebSocket). Already in the graph through
+        // grpc-swift-nio-transport; listed to use their products directly.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
@@ -103,6 +104,7 @@ let package = Package(
                 "CairnModel",
                 "CairnLocalStore",
                 "CairnTestSupport",
+                "CairnDatabaseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/cairn"
@@ -218,6 +220,34 @@ let package = Package(
         .testTarget(
             name: "CairnDatabaseCoreTests",
             dependencies: ["CairnDatabaseCore"]
+        ),
+        // The local Realtime Database server: a transport-free database core (namespaces, sessions speaking the
+        // v5 protocol, listens, onDisconnect, server values), its transport (WebSocket at /.ws and the REST API
+        // on one NIO HTTP/1.1 port) and optional storage on a SegmentLog. Used by `cairn database-emulator` and
+        // the end-to-end tests; not a product.
+        .target(
+            name: "CairnDatabaseServer",
+            dependencies: [
+                "CairnDatabaseCore",
+                "SegmentLog",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        // The server core at message level, the transport over loopback sockets, and interop with the official
+        // Python Admin SDK (firebase-admin, from the .venv-interop venv; skipped with one line when missing).
+        .testTarget(
+            name: "CairnDatabaseServerTests",
+            dependencies: [
+                "CairnDatabaseServer", "CairnDatabaseCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            exclude: ["Interop"]
         ),
         // Firebase's sync-point cases from ../shared/rtdb-spec (or $CAIRN_RTDB_SPEC_DIR) through the real sync tree
         // with a scripted listen provider, at the root and under /foo/bar/baz.

@@ -1,0 +1,116 @@
+import CairnDatabaseCore
+import Foundation
+import Synchronization
+
+/// The local Realtime Database server without a transport: namespaces of data (``ServerDatabase``), WebSocket
+/// sessions that take v5 request messages and emit responses and pushes, REST reads, writes and event streams,
+/// and the test hooks (drop a connection, hold acknowledgements, refuse a path). Every request runs to the end
+/// under one lock, so requests apply in the order they arrive and every change reaches every matching listener
+/// of every connection before the next request runs. Outputs go to each connection's ``ServerSink``.
+///
+/// ```swift
+/// let core = DatabaseServerCore(host: "127.0.0.1:9000")
+/// let id = core.openSession(namespace: "demo") { output in print(output) }   // the hello
+/// core.receive(#"{"t":"d","d":{"r":1,"a":"q","b":{"p":"/users","h":""}}}"#, from: id)
+/// core.close(id)                                                            // runs its onDisconnects
+/// ```
+package final class DatabaseServerCore: Sendable {
+    /// Limits that bound the memory one connection can hold.
+    package struct Limits: Sendable {
+        package var listensPerConnection = 10_000
+        package var onDisconnectPerConnection = 10_000
+        package init() {}
+    }
+
+    let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - host: the `host:port` the hello names (clients dial it next time).
+    ///   - clock: milliseconds since 1970 for `.sv` timestamps and the hello (injectable for tests).
+    package init(
+        host: String, limits: Limits = Limits(),
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        state = Mutex(State(host: host, limits: limits, clock: clock))
+    }
+
+    /// Replaces the data with what `storage` holds and makes every later write durable there first.
+    package func restore(_ database: ServerDatabase, storage: ServerStorage?) {
+        state.withLock { state in
+            state.database = database
+            state.storage = storage
+        }
+    }
+
+    /// Stops storing writes and returns the storage that was in use.
+    package func detachStorage() -> ServerStorage? {
+        state.withLock { state in
+            defer { state.storage = nil }
+            return state.storage
+        }
+    }
+
+    /// Changes the host the hello names (the transport knows its port only once bound).
+    package func setHost(_ host: String) {
+        state.withLock { $0.host = host }
+    }
+
+    // MARK: Sessions
+
+    /// A new WebSocket session in `namespace`; the hello is sent to `sink` at once.
+    package func openSession(namespace: String, sink: @escaping ServerSink) -> ServerSessionID {
+        state.withLock { $0.openSession(namespace: namespace, sink: sink) }
+    }
+
+    /// One whole v5 message from the session (frames already reassembled); the keepalive `0` is ignored.
+    package func receive(_ text: String, from id: ServerSessionID) {
+        state.withLock { $0.receive(text, from: id) }
+    }
+
+    /// The session is gone (closed, dropped or timed out): its onDisconnect operations run, its listens end.
+    package func close(_ id: ServerSessionID) {
+        state.withLock { $0.closeSession(id) }
+    }
+
+    package var sessionIDs: [ServerSessionID] {
+        state.withLock { $0.sessions.keys.sorted { $0.rawValue < $1.rawValue } }
+    }
+
+    // MARK: Data
+
+    package func read(namespace: String, path: DatabasePath) -> Node {
+        state.withLock { $0.database.read(namespace: namespace, path: path) }
+    }
+
+    /// Applies a write as an administrator (no refusal applies) and pushes it to every listener.
+    @discardableResult
+    package func write(_ write: ServerWrite, namespace: String) throws(ServerError) -> ServerWrite {
+        try state.withLock { state throws(ServerError) in
+            try state.applyWrite(write, namespace: namespace, auth: ServerAuth(token: "owner"), condition: .none)
+        }
+    }
+
+    // MARK: Test hooks
+
+    /// Closes the connection (the transport closes the socket, then ``close(_:)`` runs its onDisconnects).
+    package func drop(_ id: ServerSessionID) {
+        state.withLock { $0.sessions[id]?.sink(.close) }
+    }
+
+    /// While held, acknowledgements of writes (`p`, `m`) wait; the writes are applied and pushed at once.
+    /// Releasing sends the held acknowledgements in order.
+    package func holdAcknowledgements(_ hold: Bool) {
+        state.withLock { $0.holdAcknowledgements(hold) }
+    }
+
+    /// Refuses reads and writes at, above or below `path` for every identity but the administrator
+    /// (`permission_denied`), and revokes the listens there with a `c` push.
+    package func refuse(_ path: DatabasePath, namespace: String) {
+        state.withLock { $0.refuse(path, namespace: namespace) }
+    }
+
+    /// Lifts every refusal.
+    package func allowAll() {
+        state.withLock { $0.refusals.removeAll() }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// How a ``DatabaseServer`` listens and what it bounds.
+///
+/// ```swift
+/// var configuration = DatabaseServerConfiguration()
+/// configuration.port = 9000                    // 0 (the default): any free port, reported by start()
+/// configuration.log = { print($0) }            // one line per connection and request
+/// ```
+package struct DatabaseServerConfiguration: Sendable {
+    package var host = "127.0.0.1"
+    /// 0 picks a free port.
+    package var port = 0
+    /// The namespace of a request without `ns=` whose host names none (an IP address or `localhost`).
+    package var defaultNamespace = "default"
+    /// A WebSocket that sends nothing for this long is closed and its onDisconnects run (clients send the
+    /// keepalive `0` after 45 s of silence).
+    package var idleTimeout: Duration = .seconds(90)
+    /// An event stream gets a `keep-alive` event after this long without events.
+    package var keepAliveInterval: Duration = .seconds(30)
+    /// The largest message a client may send, after frame reassembly, and the largest REST body (bytes).
+    package var maxMessageBytes = 16 * 1024 * 1024
+    /// How many messages may wait for a slow connection before it is closed.
+    package var maxQueuedMessages = 100_000
+    /// A directory whose SegmentLog keeps the data across restarts (created when missing); nil keeps it in memory.
+    package var dataDirectory: String?
+    /// Debug log lines (connections, requests); nil logs nothing. Tokens are never logged.
+    package var log: (@Sendable (String) -> Void)?
+    /// Milliseconds since 1970 for `.sv` timestamps (injectable for tests).
+    package var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    package init() {}
+}
