@@ -211,6 +211,12 @@ let package = Package(
             name: "CairnDatabaseTests",
             dependencies: ["CairnDatabase", "CairnDatabaseCore"]
         ),
+        // Two Database instances (two apps) through the local server on a loopback port: listeners across clients,
+        // .info/connected across a server restart, onDisconnect, transactions from both.
+        .testTarget(
+            name: "CairnDatabaseEndToEndTests",
+            dependencies: ["CairnDatabase", "CairnDatabaseCore", "CairnDatabaseServer"]
+        ),
         // The v5 persistent connection against a scripted transport: handshake, requests and answers, pushes,
         // restore order after a reconnect, backoff, keepalive, frames.
         .testTarget(

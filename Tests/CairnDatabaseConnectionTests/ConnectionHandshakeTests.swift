@@ -44,13 +44,13 @@ struct ConnectionHandshakeTests {
         #expect(harness.socket.address.host == "demo.example.test")
     }
 
-    @Test("FIREBASE_DATABASE_EMULATOR_HOST: ws:// to that host with the URL's namespace; the hello's host is not cached; auth is owner")
+    @Test("FIREBASE_DATABASE_EMULATOR_HOST: ws:// to that host with the URL's namespace; the hello's host is not cached; auth is owner without a provider")
     func emulatorEndpoint() throws {
         let url = try DatabaseURL("https://demo-ns.firebaseio.com")
         let endpoint = DatabaseEndpoint(url: url, environment: ["FIREBASE_DATABASE_EMULATOR_HOST": "127.0.0.1:9000"])
         #expect(endpoint == DatabaseEndpoint(host: "127.0.0.1:9000", namespace: "demo-ns", secure: false, isEmulator: true))
 
-        let harness = ConnectionHarness(endpoint: endpoint, tokenProvider: { "a-production-token" })
+        let harness = ConnectionHarness(endpoint: endpoint)
         harness.connect()
         #expect(harness.socket.address.description == "ws://127.0.0.1:9000/.ws?v=5&ns=demo-ns")
         #expect(harness.socket.actions == [WireAction.stats, WireAction.auth])
@@ -61,6 +61,17 @@ struct ConnectionHandshakeTests {
         harness.clock.advance(by: 1)
         harness.settle()
         #expect(harness.socket.address.description == "ws://127.0.0.1:9000/.ws?v=5&ns=demo-ns&ls=session-1")
+    }
+
+    @Test("A token provider set for an emulator chooses the identity instead of owner")
+    func emulatorWithProvider() async throws {
+        let endpoint = DatabaseEndpoint(host: "127.0.0.1:9000", namespace: "demo", secure: false, isEmulator: true)
+        let harness = ConnectionHarness(endpoint: endpoint, tokenProvider: { "user-token" })
+        harness.connect(hello: false)
+        try #require(await harness.wait { harness.transports.count == 1 })
+        harness.socket.hello()
+        harness.settle()
+        #expect(harness.socket.request(WireAction.auth)?.body == .parse(#"{"cred":"user-token"}"#))
     }
 
     @Test("useEmulator wins over the environment; without either the URL's host, namespace and TLS are used")

@@ -176,8 +176,9 @@ public final class Database: @unchecked Sendable {
 
     /// Where the connection gets its auth token (Cairn; Firebase takes it from Firebase Auth, which Cairn does not
     /// have; the same shape as Firestore's `FirestoreSettings.AuthTokenProvider`). `nil` (the default): no `auth`
-    /// request, the server's rules see `auth == null`. Unused for an emulator, which gets the token `owner` as from
-    /// Firebase's SDKs. Set before first use. A token never reaches the log.
+    /// request, the server's rules see `auth == null`; against an emulator, the token `owner` (full access), as
+    /// Firebase's SDKs send (a provider set for an emulator picks the identity instead, like the JS SDK's mock user
+    /// token). Set before first use. A token never reaches the log.
     public var authTokenProvider: AuthTokenProvider? {
         get { lock.withLock { storedTokenProvider } }
         set { setting("setAuthTokenProvider") { $0.storedTokenProvider = newValue } }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The host comes from the database URL (`FirebaseOptions.databaseURL`, `Database.database(url:)`), unless an
 /// emulator is named: `useEmulator(withHost:port:)`, else the environment's `FIREBASE_DATABASE_EMULATOR_HOST`
-/// (`host:port`). An emulator is dialled without TLS, keeps the URL's namespace, and gets the token `owner`.
+/// (`host:port`). An emulator is dialled without TLS, keeps the URL's namespace, and gets the token `owner` unless
+/// a token provider is set.
 ///
 /// ```swift
 /// let endpoint = DatabaseEndpoint(url: try DatabaseURL("https://demo.firebaseio.com"), environment: [:])

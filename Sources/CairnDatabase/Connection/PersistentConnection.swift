@@ -5,7 +5,8 @@ import Synchronization
 /// The connection to a Realtime Database server over protocol v5 (Firebase's `PersistentConnection`): one
 /// WebSocket at a time, reconnected with Firebase's backoff while the repo wants to be online.
 ///
-/// A connection attempt fetches the auth token (`owner` for an emulator, else the token provider's, else none),
+/// A connection attempt fetches the auth token (the token provider's; without one, `owner` for an emulator and
+/// none otherwise),
 /// opens `ws[s]://HOST/.ws?v=5&ns=NS[&ls=LAST_SESSION]` (HOST: the host the last hello named, else the
 /// endpoint's) and waits up to 30 s for the server's hello. The hello gives the server time offset (reported to
 /// the delegate as `connectionDidConnect`), the session id (sent back as `ls` next time) and the host to dial next
@@ -159,8 +160,7 @@ final class PersistentConnection: DatabaseConnection, @unchecked Sendable {
         tokenAttempt += 1
         let attempt = tokenAttempt
         phase = .gettingToken
-        if endpoint.isEmulator { return open(token: "owner") }
-        guard let tokenProvider else { return open(token: nil) }
+        guard let tokenProvider else { return open(token: endpoint.isEmulator ? "owner" : nil) }
         Task { [weak self] in
             let result: Result<String?, any Error>
             do { result = .success(try await tokenProvider()) } catch { result = .failure(error) }

@@ -124,8 +124,11 @@ final class WebSocketTransport: ConnectionTransport {
                     let serverName = address.host.contains(":") || address.host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : address.host
                     try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
                 }
-                return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                    configuration: .init(upgradeConfiguration: self.upgradeConfiguration(address)))
+                // The server's hello may arrive in the same read as its 101 response: forward those bytes to the
+                // WebSocket decoder (NIO drops them by default).
+                var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: self.upgradeConfiguration(address))
+                configuration.leftOverBytesStrategy = .forwardBytes
+                return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
             }
         }
         upgrade.flatMap { $0 }.whenComplete { [self] result in
