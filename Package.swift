@@ -221,7 +221,13 @@ let package = Package(
         // restore order after a reconnect, backoff, keepalive, frames.
         .testTarget(
             name: "CairnDatabaseConnectionTests",
-            dependencies: ["CairnDatabase", "CairnDatabaseCore"]
+            dependencies: [
+                "CairnDatabase", "CairnDatabaseCore",
+                // A raw loopback server for the WebSocket client's own tests (the upgrade, frames, refusals).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "CairnDatabaseCoreTests",
