@@ -98,4 +98,31 @@ struct DatabaseServerEndToEndTests {
         for client in clients { client.goOffline() }
         await fixture.stop()
     }
+
+    @Test("Permission: a refused write completes with permission_denied and is not stored; a revoked listen cancels its observer")
+    func permissionDenied() async throws {
+        let fixture = ServerFixture()
+        try await fixture.start()
+        let user = fixture.makeClient(token: "user-token")
+        let events = ValueLog()
+        user.reference(withPath: "locked/notes").observe(.value, with: { events.add($0.value) }, withCancel: { error in
+            let error = error as NSError
+            events.add("cancel \(error.code) \(error.localizedFailureReason ?? "")")
+        })
+        try #require(await eventually { events.values == ["null"] })
+
+        fixture.server.core.refuse(DatabasePath(unvalidated: "locked"), namespace: fixture.namespace)
+        #expect(await eventually { events.last == "cancel 1 permission_denied" })
+
+        let written = ValueLog()
+        let mine = user.reference(withPath: "locked/mine")
+        mine.observe(.value) { written.add($0.value) }
+        mine.setValue("draft") { error, _ in written.add("completion \((error as NSError?)?.code ?? 0)") }
+        #expect(await eventually { written.last == "completion 1" })
+        // The optimistic value showed first; the observer's own listen was refused too, so it sees no revert.
+        #expect(written.values == ["draft", "completion 1"])
+        #expect(fixture.serverValue("locked/mine") == .null)
+        user.goOffline()
+        await fixture.stop()
+    }
 }

@@ -25,8 +25,9 @@ final class ServerFixture: @unchecked Sendable {
         port = try await server.start()
     }
 
-    /// A database of its own app, pointed at the server with `useEmulator`, callbacks on a private queue.
-    func makeClient() -> Database {
+    /// A database of its own app, pointed at the server with `useEmulator`, callbacks on a private queue; with a
+    /// token provider it connects as that user instead of `owner`.
+    func makeClient(token: String? = nil) -> Database {
         let name = "e2e-app-" + UUID().uuidString.prefix(8).lowercased()
         let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
         options.databaseURL = "https://\(namespace).firebaseio.com"
@@ -34,6 +35,7 @@ final class ServerFixture: @unchecked Sendable {
         let database = Database.database(app: FirebaseApp.app(name: name)!)
         database.callbackQueue = DispatchQueue(label: "e2e.callbacks." + name)
         database.useEmulator(withHost: "127.0.0.1", port: port)
+        if let token { database.authTokenProvider = { token } }
         return database
     }
 
