@@ -76,8 +76,8 @@ struct ConnectionRequestTests {
         harness.socket.answer(harness.socket.request("auth")!.id)
         harness.settle()
         #expect(harness.socket.actions == ["auth", "q", "q", "p", "m", "g"])
-        // A listen sent again carries no hash: the cache may have changed since the first one.
-        #expect(harness.socket.requests[1].body == .parse(#"{"p":"/scores","h":""}"#))
+        // A listen sent again carries a hash no data has: the cache may have changed since the first one.
+        #expect(harness.socket.requests[1].body == .parse(#"{"p":"/scores","h":"2jmj7l5rSw0yVb/vlWAYkK/YBwk="}"#))
         #expect(listenStatuses.values.isEmpty)
         #expect(gets.values.isEmpty)
     }

@@ -125,4 +125,26 @@ struct DatabaseServerEndToEndTests {
         user.goOffline()
         await fixture.stop()
     }
+
+    @Test("A value deleted on the server while a client was offline is gone from its listener after it reconnects")
+    func deletionWhileOfflineReachesListener() async throws {
+        let fixture = ServerFixture()
+        try await fixture.start()
+        let reader = fixture.makeClient()
+        let writer = fixture.makeClient()
+        let seen = ValueLog()
+        reader.reference(withPath: "status").observe(.value) { seen.add($0.value) }
+        try #require(await eventually { seen.values == ["null"] })
+        _ = try await writer.reference(withPath: "status").setValue("busy")
+        try #require(await eventually { seen.last == "busy" })
+
+        reader.goOffline()
+        _ = try await writer.reference(withPath: "status").removeValue()
+        reader.goOnline()
+        #expect(await eventually { seen.last == "null" })
+        #expect(seen.values == ["null", "busy", "null"])
+        reader.goOffline()
+        writer.goOffline()
+        await fixture.stop()
+    }
 }

@@ -5,8 +5,8 @@ import CairnDatabaseCore
 final class OutstandingListen {
     let query: QuerySpec
     let tag: Int?
-    /// The hash of the cached data when the listen started; a listen sent again after a reconnect sends `""`
-    /// (the cache may have changed since, and an empty hash makes the server send its data).
+    /// The hash of the cached data when the listen started. A listen sent again after a reconnect sends
+    /// ``unmatchableHash`` instead: the cache may have changed since, so the server must send its data.
     let hash: String
     let onComplete: @Sendable (ListenStatus) -> Void
     /// Orders the listens when they are restored.
@@ -21,9 +21,15 @@ final class OutstandingListen {
         self.onComplete = onComplete
     }
 
+    /// A well-formed hash (base64 of a SHA-1) that no data has: the SHA-1 of empty text. A node's hash text is
+    /// never empty (a leaf's is `type:value`, a children node's lists its children) and the empty node's hash is
+    /// `""`, so the server never finds it equal to its own and always sends the data. (`""` would not do: it is
+    /// the hash of no data, and a server without data at the path would skip sending the deletion.)
+    static let unmatchableHash = "2jmj7l5rSw0yVb/vlWAYkK/YBwk="
+
     /// `{p, h, [q, t]}`: the parameters and tag only for a filtered query.
     var body: JSONValue {
-        var body: [String: JSONValue] = ["p": .string(query.path.description), "h": .string(sent ? "" : hash)]
+        var body: [String: JSONValue] = ["p": .string(query.path.description), "h": .string(sent ? Self.unmatchableHash : hash)]
         if let tag {
             body["q"] = .object(query.params.wireObject)
             body["t"] = .int(Int64(tag))
