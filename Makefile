@@ -11,14 +11,22 @@ SWIFT ?= swift
 
 INTEROP_VENV ?= .venv-interop
 
-# liblz4's headers (Debian: liblz4-dev) are the only system dependency. Install them as root, or say how.
+# The system dependencies: liblz4's headers (Debian: liblz4-dev) for SegmentLog, and LevelDB's (libleveldb-dev)
+# for cairn-bench's LevelDB baseline (Package.swift builds every product, so `swift build` needs both). Installed
+# as root, or the missing ones are named with the command to run.
+SYSTEM_PACKAGES = liblz4-dev:/usr/include/lz4.h libleveldb-dev:/usr/include/leveldb/c.h
+
 deps:
-	@if [ ! -f /usr/include/lz4.h ]; then \
+	@missing=""; \
+	for entry in $(SYSTEM_PACKAGES); do \
+		if [ ! -f "$${entry#*:}" ]; then missing="$$missing $${entry%%:*}"; fi; \
+	done; \
+	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			echo "installing liblz4-dev"; \
-			apt-get update -qq && apt-get install -y -qq liblz4-dev pkg-config >/dev/null; \
+			echo "installing$$missing"; \
+			apt-get update -qq && apt-get install -y -qq $$missing pkg-config >/dev/null; \
 		else \
-			echo "liblz4-dev is missing; run: sudo apt-get update && sudo apt-get install -y liblz4-dev"; \
+			echo "missing:$$missing; run: sudo apt-get update && sudo apt-get install -y$$missing"; \
 			exit 1; \
 		fi; \
 	fi

@@ -3,7 +3,8 @@
 // Cairn — an offline-first Cloud Firestore client whose durable cache is an append-only, LZ4-compressed,
 // event-sourced segment log. See README.md for the architecture and DESIGN notes.
 //
-// Build-time requirements on Linux: liblz4-dev (`apt-get install -y liblz4-dev`). `make test` installs it.
+// Build-time requirements on Linux: liblz4-dev and, for cairn-bench, libleveldb-dev
+// (`apt-get install -y liblz4-dev libleveldb-dev`). `make test` installs them.
 import PackageDescription
 
 let package = Package(
@@ -41,6 +42,14 @@ let package = Package(
             name: "CLZ4",
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
+        ),
+        // libleveldb from the system (Debian: libleveldb-dev), through its C API: only cairn-bench's LevelDB
+        // baseline (the storage Firebase's Apple SDK caches in) uses it.
+        .systemLibrary(
+            name: "CLevelDB",
+            path: "Sources/CLevelDB",
+            pkgConfig: nil,
+            providers: [.apt(["libleveldb-dev"])]
         ),
         // CRC32C (Castagnoli) with the SSE4.2 instruction when the CPU has it, a portable table otherwise.
         .target(
@@ -109,7 +118,8 @@ let package = Package(
             ],
             path: "Tools/cairn"
         ),
-        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) in one process, interleaved; listener latency through Cairn.
+        // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) and LevelDB in one process, interleaved; Firestore cache
+        // queries against Android's and iOS's cache layouts; listener latency through Cairn.
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
@@ -119,6 +129,7 @@ let package = Package(
                 "CairnModel",
                 "CairnLocalStore",
                 "CairnTestSupport",
+                "CLevelDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -9,6 +9,6 @@ import ArgumentParser
 struct CairnBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cairn-bench",
-        abstract: "Benchmarks Cairn against SQLite.",
+        abstract: "Benchmarks Cairn against SQLite and LevelDB.",
         subcommands: [EngineCommand.self, QueryCommand.self])
 }

@@ -1,17 +1,17 @@
-// `cairn-bench engine`: Cairn's SegmentLog against SQLite (GRDB, WAL) on appends, replay, point reads and
+// `cairn-bench engine`: Cairn's SegmentLog against SQLite (GRDB, WAL) and LevelDB on appends, replay, point reads and
 // scans, in one process with interleaved runs. Counts here are for `--scale 1`.
 
 import ArgumentParser
 import Foundation
 
-/// Runs the engine suite: SegmentLog vs SQLite on the same workloads.
+/// Runs the engine suite: SegmentLog vs SQLite and LevelDB on the same workloads.
 struct EngineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "engine",
-        abstract: "SegmentLog vs SQLite (GRDB DatabasePool, WAL): appends, replay, point reads, scans.",
+        abstract: "SegmentLog vs SQLite (GRDB DatabasePool, WAL) vs LevelDB: appends, replay, point reads, scans.",
         discussion: """
             Workloads: \(EngineSuite.workloadNames.joined(separator: ", ")). Runs alternate between the \
-            engines (cairn 1, sqlite 1, cairn 2, ...); the table shows medians and min–max. Files live in a \
+            engines (cairn 1, sqlite 1, leveldb 1, cairn 2, ...); the table shows medians and min–max. Files live in a \
             temporary directory that is removed at the end.
             """)
 
@@ -38,7 +38,7 @@ struct EngineSuite {
 
     /// Records per commit in `append_batched_1000`.
     static let batchSize = 1000
-    /// Cache size both engines get in `point_read_hot`: holds the whole read data set (~110 MB at scale 1).
+    /// Cache size every engine gets in `point_read_hot`: holds the whole read data set (~110 MB at scale 1).
     static let hotCacheBytes = 256 << 20
 
     func run() throws {
@@ -48,13 +48,13 @@ struct EngineSuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), scale \(options.scale), \(options.runs) runs")
-        let engines: [any StorageEngine] = [SegmentLogEngine(), SQLiteEngine()]
+        let engines: [any StorageEngine] = [SegmentLogEngine(), SQLiteEngine(), LevelDBEngine()]
         let workloads = makeWorkloads(names, scratch: scratch)
         var results: [WorkloadResult] = []
         for workload in workloads {
             results.append(try Harness.run(workload, engines: engines, runs: options.runs))
         }
-        let report = SuiteReport(suite: "engine", subject: "cairn", baseline: "sqlite", results: results)
+        let report = SuiteReport(suite: "engine", subject: "cairn", baselines: ["sqlite", "leveldb"], results: results)
         print(report.table(), terminator: "")
         if let path = options.json {
             try report.json().write(to: URL(fileURLWithPath: path))
@@ -76,14 +76,16 @@ struct EngineSuite {
                     batchSize: Self.batchSize, profile: .batched,
                     note: "\(Self.batchSize) records per commit. Cairn: WriteBatch, Durability.full (every commit "
                         + "fsyncs). SQLite: one transaction per \(Self.batchSize) inserts, cached statement, GRDB "
-                        + "defaults (WAL, synchronous=NORMAL: commits are not fsynced, only checkpoints are).",
+                        + "defaults (WAL, synchronous=NORMAL: commits are not fsynced, only checkpoints are). LevelDB: one "
+                        + "WriteBatch per \(Self.batchSize) puts, sync=false as Firebase's Apple SDK writes (not fsynced).",
                     generator: documents, scratch: scratch)
             case "append_single_durable":
                 return AppendWorkload(
                     name: name, unit: "commits/s", count: options.scaled(2000, minimum: 20), batchSize: 1,
                     profile: .durable,
                     note: "One record per commit, durable on return. Cairn: log.append, Durability.full; SQLite: "
-                        + "one INSERT transaction each, WAL with synchronous=FULL (fsync per commit).",
+                        + "one INSERT transaction each, WAL with synchronous=FULL (fsync per commit); LevelDB: one Put "
+                        + "each, WriteOptions.sync=true (fsync per write).",
                     generator: documents, scratch: scratch)
             case "replay_open":
                 return ReplayWorkload(

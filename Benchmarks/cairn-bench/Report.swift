@@ -1,5 +1,5 @@
 // The suite's results: a table for people on standard output, and JSON for tools. Each workload compares a
-// subject engine (Cairn) with a baseline (SQLite) by the medians of their runs.
+// subject engine (Cairn) with baselines (SQLite, LevelDB) by the medians of their runs.
 
 import Foundation
 
@@ -26,31 +26,28 @@ struct WorkloadResult {
     }
 }
 
-/// A suite's results, comparing `subject` with `baseline` (engine names, which are also the JSON keys).
+/// A suite's results, comparing `subject` with each of `baselines` (engine names, which are also the JSON keys);
+/// the first baseline is the main one (`advantage`), the others get `advantage_<baseline>`.
 struct SuiteReport {
     let suite: String
     let subject: String
-    let baseline: String
+    let baselines: [String]
     let results: [WorkloadResult]
+
+    private var engines: [String] { [subject] + baselines }
 
     /// The human-readable table, with one note per workload below it.
     func table() -> String {
-        let header = [
-            "workload", "unit", "\(subject) median", "\(baseline) median", "advantage", "\(subject) min–max",
-            "\(baseline) min–max",
-        ]
+        let header = engines.map { "\($0) median" } + baselines.map { "vs \($0)" } + engines.map { "\($0) min–max" }
         let rows = results.map { result -> [String] in
-            let ours = result.summary(subject)
-            let theirs = result.summary(baseline)
-            return [
-                result.name, result.unit, Console.compact(ours.median), Console.compact(theirs.median),
-                String(format: "%.2fx", result.advantage(of: subject, over: baseline)),
-                "\(Console.compact(ours.min))–\(Console.compact(ours.max))",
-                "\(Console.compact(theirs.min))–\(Console.compact(theirs.max))",
-            ]
+            let summaries = engines.map { result.summary($0) }
+            return [result.name, result.unit] + summaries.map { Console.compact($0.median) }
+                + baselines.map { String(format: "%.2fx", result.advantage(of: subject, over: $0)) }
+                + summaries.map { "\(Console.compact($0.min))–\(Console.compact($0.max))" }
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+        let cells = ["workload", "unit"] + header
+        let widths = cells.indices.map { column in
+            ([cells] + rows).map { $0[column].count }.max() ?? 0
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
@@ -59,9 +56,9 @@ struct SuiteReport {
             }.joined(separator: "  ")
         }
         let runs = results.first?.runs.first?.samples.count ?? 0
-        var text = "\(suite) suite: \(subject) vs \(baseline), median of \(runs) interleaved runs per engine; "
-            + "advantage > 1 means \(subject) wins\n\n"
-        text += line(header) + "\n"
+        var text = "\(suite) suite: \(subject) vs \(baselines.joined(separator: " and ")), median of \(runs) interleaved "
+            + "runs per engine; vs <engine> > 1 means \(subject) wins\n\n"
+        text += line(cells) + "\n"
         text += line(widths.map { String(repeating: "-", count: $0) }) + "\n"
         for row in rows { text += line(row) + "\n" }
         text += "\n"
@@ -70,7 +67,8 @@ struct SuiteReport {
     }
 
     /// The JSON document: `{"suite": ..., "workloads": [{"name", "unit", "higher_is_better", "<subject>",
-    /// "<baseline>", "advantage", "<engine>_runs", "<engine>_spread", "note"}, ...]}`.
+    /// "<baseline>"..., "advantage", "advantage_<other baseline>"..., "<engine>_runs", "<engine>_spread", "note"},
+    /// ...]}`.
     func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -96,9 +94,14 @@ extension SuiteReport: Encodable {
             try workload.encode(result.name, forKey: Key("name"))
             try workload.encode(result.unit, forKey: Key("unit"))
             try workload.encode(result.higherIsBetter, forKey: Key("higher_is_better"))
-            try workload.encode(result.summary(subject).median, forKey: Key(subject))
-            try workload.encode(result.summary(baseline).median, forKey: Key(baseline))
-            try workload.encode(result.advantage(of: subject, over: baseline), forKey: Key("advantage"))
+            for engine in engines {
+                try workload.encode(result.summary(engine).median, forKey: Key(engine))
+            }
+            for (position, baseline) in baselines.enumerated() {
+                try workload.encode(
+                    result.advantage(of: subject, over: baseline),
+                    forKey: Key(position == 0 ? "advantage" : "advantage_\(baseline)"))
+            }
             for (engine, _) in result.runs {
                 try workload.encode(result.rates(engine), forKey: Key("\(engine)_runs"))
                 try workload.encode(result.summary(engine), forKey: Key("\(engine)_spread"))

@@ -1,25 +1,28 @@
 // What the suite needs from a storage engine, so every workload is written once and runs against Cairn's
-// SegmentLog and SQLite alike. Each adapter owns its inner loops (a whole batch of commits, a whole list of
+// SegmentLog, SQLite and LevelDB alike. Each adapter owns its inner loops (a whole batch of commits, a whole list of
 // point reads), so the timed code is what an application would write against that engine's API.
 
 /// How a workload wants a store opened.
 enum StoreProfile: Sendable {
     /// Batched durable writes with each engine's usual settings: Cairn `.full` (every commit syncs);
-    /// SQLite with GRDB's defaults (WAL, `synchronous=NORMAL`: commits sync only at checkpoints).
+    /// SQLite with GRDB's defaults (WAL, `synchronous=NORMAL`: commits sync only at checkpoints); LevelDB
+    /// with `sync=false`, as Firebase's Apple SDK writes.
     case batched
-    /// Every commit is on disk when it returns: Cairn `.full`; SQLite WAL with `synchronous=FULL`.
+    /// Every commit is on disk when it returns: Cairn `.full`; SQLite WAL with `synchronous=FULL`; LevelDB
+    /// `sync=true`.
     case durable
     /// Loading a fixture as fast as possible; durability is irrelevant (Cairn `.none`, SQLite
-    /// `synchronous=OFF`).
+    /// `synchronous=OFF`, LevelDB `sync=false`).
     case bulkLoad
     /// Reading an existing data set. `cacheBytes` nil keeps each engine's default caches (Cairn's frame
-    /// cache 32 MiB, SQLite's page cache 2 MB); a size gives both engines caches of that size.
+    /// cache 32 MiB, SQLite's page cache 2 MB, LevelDB's block cache 8 MiB); a size gives every engine caches of
+    /// that size.
     case reading(cacheBytes: Int?)
 }
 
 /// A storage engine under test.
 protocol StorageEngine: Sendable {
-    /// The engine's name in the report: "cairn" or "sqlite".
+    /// The engine's name in the report: "cairn", "sqlite" or "leveldb".
     var name: String { get }
     /// Opens (creating it when missing) the store in `directory`.
     func open(at directory: String, profile: StoreProfile) throws -> any BenchStore
@@ -48,7 +51,7 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Touches the first and last byte of a key and a value, so scans cannot skip reading them. Both engines'
+/// Touches the first and last byte of a key and a value, so scans cannot skip reading them. All engines'
 /// scans sum this over every record, and the suite checks that the sums agree.
 @inline(__always)
 func touch(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int {

@@ -32,8 +32,8 @@ extension FirestoreClient {
                 completion(.failure(FirestoreErrorCode(.invalidArgument, "maxAttempts must be at least 1, not \(maxAttempts).")))
             }
         }
-        let backoff = ExponentialBackoff(queue: queue, timerID: .retryTransaction)
         queue.enqueue { [self] in
+            let backoff = ExponentialBackoff(queue: queue, timerID: .retryTransaction)
             runAttempt(maxAttempts, backoff: backoff, updateFunction: updateFunction, completion: completion)
         }
     }
@@ -81,13 +81,14 @@ extension FirestoreClient {
 
 /// A ``TransactionAttempt`` for an update function that runs off the worker queue (the public API's block runs
 /// on a thread of its own and blocks on its reads): each call hops onto the queue the attempt belongs to, so
-/// the writes keep the order the function made them in.
+/// the writes keep the order the function made them in. The attempt itself stays bound to the queue.
 package final class OffQueueTransaction: Sendable {
-    private let attempt: UncheckedSendable<TransactionAttempt>
+    private let attempt: QueueBound<TransactionAttempt>
     private let queue: AsyncQueue
 
+    /// Made on the queue, where `attempt` lives.
     init(attempt: TransactionAttempt, queue: AsyncQueue) {
-        self.attempt = UncheckedSendable(attempt)
+        self.attempt = QueueBound(attempt, on: queue)
         self.queue = queue
     }
 
@@ -117,7 +118,7 @@ extension FirestoreClient {
         transaction(
             maxAttempts: maxAttempts,
             updateFunction: { (attempt: TransactionAttempt, done: @escaping (Result<Void, FirestoreErrorCode>) -> Void) in
-                let finish = UncheckedSendable(done)
+                let finish = QueueBound(done, on: queue)
                 update(OffQueueTransaction(attempt: attempt, queue: queue)) { error in
                     // After the writes the update function made: the queue keeps their order.
                     queue.enqueue { finish.value(error.map { .failure($0) } ?? .success(())) }

@@ -8,6 +8,10 @@ import Synchronization
 /// cache, the remote store, the sync engine and the event manager, and runs every operation on the queue.
 /// Callbacks run on `callbackQueue` when one is given, else on the worker queue.
 ///
+/// The client is the boundary between the threads of the API and the core's one worker: its methods may be called
+/// from any thread and only enqueue work, while the core's objects and the client's own state sit in one
+/// ``QueueBound`` box that checks, on every access, that it happens on the queue.
+///
 /// ```swift
 /// let client = try FirestoreClient(datastore: datastore, persistence: .memory)
 /// let handle = client.listen(query: query, options: ListenOptions()) { result in ... }
@@ -15,7 +19,7 @@ import Synchronization
 /// handle.remove()
 /// client.terminate { _ in }
 /// ```
-package final class FirestoreClient: @unchecked Sendable {
+package final class FirestoreClient: Sendable {
     /// Where the cache lives.
     package enum Persistence: Sendable {
         /// In memory only, lost when the client stops; a document leaves as soon as nothing uses it.
@@ -28,6 +32,19 @@ package final class FirestoreClient: @unchecked Sendable {
         case disk(directory: String, cacheSizeBytes: Int64, recoversDamage: Bool = true)
     }
 
+    /// What the client owns on its worker queue.
+    private struct Core {
+        let localStore: LocalStore
+        let remoteStore: RemoteStore
+        let syncEngine: SyncEngine
+        let eventManager: EventManager
+        /// The registered query listeners by the number their handles remove them with.
+        var queryListeners: [Int: QueryListener] = [:]
+        var garbageCollection: DelayedOperation?
+        var indexBackfill: DelayedOperation?
+        var isTerminated = false
+    }
+
     /// Firebase's `kInitialGCDelay` and `kRegularGCDelay`.
     package static let initialGarbageCollectionDelay: TimeInterval = 60
     package static let regularGarbageCollectionDelay: TimeInterval = 5 * 60
@@ -35,24 +52,31 @@ package final class FirestoreClient: @unchecked Sendable {
     package let queue: AsyncQueue
     private let callbackQueue: DispatchQueue?
     private let persistence: Persistence
-    package let localStore: LocalStore
-    package let remoteStore: RemoteStore
-    package let syncEngine: SyncEngine
-    package let eventManager: EventManager
-    private var garbageCollection: DelayedOperation?
-    private var indexBackfill: DelayedOperation?
-    package private(set) var isTerminated = false
+    private let databaseID: DatabaseID
+    private let core: QueueBound<Core>
+    private let nextListenerID = Atomic<Int>(0)
 
-    /// Opens the cache and starts the remote store, on `queue` (a new serial queue by default).
+    /// The cache; on the queue only, like the three below.
+    package var localStore: LocalStore { core.value.localStore }
+    package var remoteStore: RemoteStore { core.value.remoteStore }
+    package var syncEngine: SyncEngine { core.value.syncEngine }
+    package var eventManager: EventManager { core.value.eventManager }
+    /// True once ``terminate(completion:)`` ran; on the queue only.
+    package var isTerminated: Bool { core.value.isTerminated }
+
+    /// Opens the cache and starts the remote store, on `queue` (a new serial queue by default). The core's
+    /// objects are made on the calling thread and handed over to the queue (`datastore` with them).
     ///
     /// - Throws: the cache's error as a ``FirestoreErrorCode`` when the persistent cache cannot be opened.
     package init(
-        datastore: any Datastore, persistence: Persistence, user: User = .unauthenticated,
+        datastore: sending any Datastore, persistence: Persistence, user: User = .unauthenticated,
         queue: AsyncQueue = AsyncQueue(label: "cairn.worker"), callbackQueue: DispatchQueue? = nil
     ) throws {
         self.queue = queue
         self.callbackQueue = callbackQueue
         self.persistence = persistence
+        databaseID = datastore.databaseID
+        let localStore: LocalStore
         do {
             switch persistence {
             case .memory: localStore = LocalStore.inMemory()
@@ -64,14 +88,17 @@ package final class FirestoreClient: @unchecked Sendable {
         } catch {
             throw FirestoreErrorCode.fromCache(error)
         }
-        remoteStore = RemoteStore(localStore: localStore, datastore: datastore, queue: queue)
-        syncEngine = SyncEngine(localStore: localStore, remoteStore: remoteStore, user: user)
-        eventManager = EventManager(source: syncEngine)
+        let remoteStore = RemoteStore(localStore: localStore, datastore: datastore, queue: queue)
+        let syncEngine = SyncEngine(localStore: localStore, remoteStore: remoteStore, user: user)
+        let eventManager = EventManager(source: syncEngine)
         syncEngine.callback = eventManager
         remoteStore.syncer = syncEngine
-        let remoteStore = remoteStore
+        core = QueueBound(
+            handingOver: Core(
+                localStore: localStore, remoteStore: remoteStore, syncEngine: syncEngine, eventManager: eventManager),
+            to: queue)
         queue.enqueue { [self] in
-            remoteStore.start()
+            self.remoteStore.start()
             scheduleGarbageCollection(after: Self.initialGarbageCollectionDelay)
             scheduleIndexBackfill(after: Self.initialBackfillDelay)
         }
@@ -86,13 +113,15 @@ package final class FirestoreClient: @unchecked Sendable {
         query: Query, options: ListenOptions,
         listener: @escaping @Sendable (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
     ) -> ListenerHandle {
-        let queryListener = QueryListener(query: query, options: options) { [weak self] result in
-            self?.deliver { listener(result) }
-        }
+        let id = nextListenerID.wrappingAdd(1, ordering: .relaxed).newValue
         queue.enqueue { [self] in
             guard !isTerminated else { return }
+            let queryListener = QueryListener(query: query, options: options) { [weak self] result in
+                self?.deliver { listener(result) }
+            }
             do {
                 try eventManager.addQueryListener(queryListener)
+                core.value.queryListeners[id] = queryListener
             } catch {
                 queryListener.onError(FirestoreErrorCode.fromCache(error))
             }
@@ -100,7 +129,7 @@ package final class FirestoreClient: @unchecked Sendable {
         return ListenerHandle { [weak self] in
             guard let self else { return }
             queue.enqueue { [self] in
-                guard !isTerminated else { return }
+                guard !isTerminated, let queryListener = core.value.queryListeners.removeValue(forKey: id) else { return }
                 try? eventManager.removeQueryListener(queryListener)
             }
         }
@@ -173,7 +202,6 @@ package final class FirestoreClient: @unchecked Sendable {
     /// its named queries become available to ``namedQuery(_:completion:)``. Fails with `invalidArgument` for a
     /// malformed bundle.
     package func loadBundle(_ text: String, completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
-        let databaseID = remoteStore.datastore.databaseID
         queue.enqueue { [self] in
             guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
             do {
@@ -198,9 +226,10 @@ package final class FirestoreClient: @unchecked Sendable {
     package func terminate(completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
         queue.enqueue { [self] in
             guard !isTerminated else { return deliver { completion(nil) } }
-            isTerminated = true
-            garbageCollection?.cancel()
-            indexBackfill?.cancel()
+            core.value.isTerminated = true
+            core.value.queryListeners.removeAll()
+            core.value.garbageCollection?.cancel()
+            core.value.indexBackfill?.cancel()
             remoteStore.shutdown()
             do {
                 try localStore.close()
@@ -237,7 +266,7 @@ package final class FirestoreClient: @unchecked Sendable {
     /// Runs the index backfill: again after ``busyBackfillDelay`` while a run indexed a full batch, else every
     /// ``regularBackfillDelay``; a failed run is retried at the regular time.
     private func scheduleIndexBackfill(after delay: TimeInterval) {
-        indexBackfill = queue.enqueueAfter(delay: delay, timerID: .indexBackfill) { [weak self] in
+        core.value.indexBackfill = queue.enqueueAfter(delay: delay, timerID: .indexBackfill) { [weak self] in
             guard let self, !isTerminated else { return }
             let indexed = (try? backfillIndexes()) ?? 0
             let busy = indexed >= Self.backfillDocumentsPerRun
@@ -252,7 +281,7 @@ package final class FirestoreClient: @unchecked Sendable {
         case .memoryLRU(let size), .disk(_, let size, _): cacheSizeBytes = size
         }
         guard cacheSizeBytes != LocalStore.cacheSizeUnlimited else { return }
-        garbageCollection = queue.enqueueAfter(delay: delay, timerID: .garbageCollection) { [weak self] in
+        core.value.garbageCollection = queue.enqueueAfter(delay: delay, timerID: .garbageCollection) { [weak self] in
             guard let self, !isTerminated else { return }
             _ = try? localStore.collectGarbage(threshold: cacheSizeBytes)
             scheduleGarbageCollection(after: Self.regularGarbageCollectionDelay)
@@ -261,7 +290,7 @@ package final class FirestoreClient: @unchecked Sendable {
 }
 
 /// Removes a listener registered with the client (Firebase's `ListenerRegistration`). Removing twice is harmless.
-package final class ListenerHandle: @unchecked Sendable {
+package final class ListenerHandle: Sendable {
     private let removal: Mutex<(@Sendable () -> Void)?>
 
     package init(_ remove: @escaping @Sendable () -> Void) {

@@ -6,7 +6,7 @@ import CairnModel
 /// The first snapshot is held back while it comes from the cache, is empty, the target never had a resume token
 /// and the client may still reach the server — so an app does not flash an empty result before the server
 /// answers. Once the client is known to be offline (or the listener reads the cache only), it is raised.
-package final class QueryListener: @unchecked Sendable {
+package final class QueryListener {
     package typealias Handler = (Result<ViewSnapshot, FirestoreErrorCode>) -> Void
 
     package let query: Query

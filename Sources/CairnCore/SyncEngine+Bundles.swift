@@ -11,6 +11,7 @@ import CairnLocalStore
 extension SyncEngine {
     /// Applies `bundle`; a bundle with the same id and a creation time not newer than a loaded one is skipped.
     package func loadBundle(_ bundle: LoadedBundle) throws(FirestoreErrorCode) {
+        verifyOnQueue()
         if let loaded = loadedBundles[bundle.id], loaded >= bundle.createTime { return }
         do {
             let umbrella = try localStore.allocateTarget(

@@ -10,6 +10,7 @@ extension SyncEngine {
     /// the write stream when the network allows. `completion` runs when the server acknowledges (nil) or
     /// rejects (the error) the batch, or at once with the error when the cache refuses it.
     package func writeMutations(_ mutations: [Mutation], completion: @escaping (FirestoreErrorCode?) -> Void) {
+        verifyOnQueue()
         let written: (batchID: Int, changed: [DocumentKey: Document?])
         do {
             written = try localStore.writeLocally(mutations, localWriteTime: Self.now())
@@ -30,6 +31,7 @@ extension SyncEngine {
     }
 
     package func applySuccessfulWrite(_ result: MutationBatchResult) {
+        verifyOnQueue()
         let batchID = result.batch.batchID
         // The completion runs before the events: the acknowledgement may or may not change the views yet
         // (the watch stream may be behind), so callbacks consistently come first.
@@ -44,6 +46,7 @@ extension SyncEngine {
     }
 
     package func rejectFailedWrite(batchID: Int, error: FirestoreErrorCode) {
+        verifyOnQueue()
         do {
             let changed = try localStore.rejectBatch(batchID)
             notifyUser(batchID: batchID, error: error)
@@ -57,6 +60,7 @@ extension SyncEngine {
     /// Calls `callback` once every write pending now has been acknowledged or rejected (at once when there is
     /// none); a user change fails it with `cancelled`.
     package func registerPendingWritesCallback(_ callback: @escaping (FirestoreErrorCode?) -> Void) {
+        verifyOnQueue()
         guard let highest = localStore.highestUnacknowledgedBatchID else {
             callback(nil)
             return
@@ -84,6 +88,7 @@ extension SyncEngine {
     /// Switches the user: pending-writes callbacks fail, the views show the new user's pending writes
     /// (Firebase's `HandleCredentialChange`).
     package func handleCredentialChange(_ user: User) {
+        verifyOnQueue()
         let changed = user != currentUser
         currentUser = user
         if changed {

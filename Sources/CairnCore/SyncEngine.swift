@@ -3,7 +3,8 @@ import CairnLocalStore
 
 /// The glue between the views the user listens to and the local and remote stores (Firebase's
 /// `core::SyncEngine`): it starts views and watch targets, applies remote events and write results to the cache
-/// and the views, resolves documents in limbo, and switches users. Everything runs on the client's AsyncQueue.
+/// and the views, resolves documents in limbo, and switches users. Confined to the client's AsyncQueue (the remote
+/// store's): every entry point checks that it runs there.
 ///
 /// ```swift
 /// let engine = SyncEngine(localStore: store, remoteStore: remote, user: .unauthenticated)
@@ -56,9 +57,15 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
         self.limbo = LimboResolutions(maxConcurrent: maxConcurrentLimboResolutions)
     }
 
+    /// Reports a confinement violation unless called on the queue; every entry point calls it.
+    func verifyOnQueue(_ function: String = #function) {
+        remoteStore.queue.verifyIsCurrentQueue("SyncEngine.\(function)")
+    }
+
     // MARK: Listening
 
     package func listen(_ query: Query, shouldListenToRemote: Bool) throws -> Int32 {
+        verifyOnQueue()
         precondition(queryViewsByQuery[query] == nil, "the sync engine already listens to \(query)")
         let targetData: TargetData
         let snapshot: ViewSnapshot
@@ -94,6 +101,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     }
 
     package func listenToRemoteStore(_ query: Query) throws {
+        verifyOnQueue()
         do {
             listenRemotely(try localStore.allocateTarget(query))
         } catch {
@@ -102,6 +110,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     }
 
     package func stopListening(_ query: Query, shouldUnlistenToRemote: Bool) throws {
+        verifyOnQueue()
         guard let queryView = queryViewsByQuery[query] else { return }
         let targetID = queryView.targetID
         queriesByTarget[targetID]?.removeAll { $0 == query }
@@ -117,6 +126,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     }
 
     package func stopListeningToRemoteStoreOnly(_ query: Query) {
+        verifyOnQueue()
         guard let queryView = queryViewsByQuery[query] else { return }
         if queriesByTarget[queryView.targetID]?.count == 1 { stopListeningRemotely(queryView.targetID) }
     }
@@ -148,6 +158,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     // MARK: RemoteSyncer
 
     package func applyRemoteEvent(_ event: RemoteEvent) {
+        verifyOnQueue()
         for (targetID, change) in event.targetChanges {
             limbo.noteTargetChange(targetID, change)
         }
@@ -160,6 +171,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     }
 
     package func rejectListen(targetID: Int32, error: FirestoreErrorCode) {
+        verifyOnQueue()
         if let key = limbo.rejectResolution(targetID) {
             pumpEnqueuedLimboResolutions()
             // The limbo query failed: act as if the document were deleted, so the views drop it.
@@ -187,6 +199,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     }
 
     package func handleOnlineStateChange(_ state: OnlineState) {
+        verifyOnQueue()
         onlineState = state
         var snapshots: [ViewSnapshot] = []
         for queryView in queryViewsByQuery.values.sorted(by: { $0.targetID < $1.targetID }) {

@@ -11,8 +11,8 @@ import Testing
 @Suite("API listeners and gets over the core")
 struct APIListenTests {
     @Test("Listeners get snapshots on the settings' dispatch queue, with the documents the query selects")
-    func listenerDelivery() async throws {
-        let env = APITestEnvironment()
+    func listenerDelivery() {
+        let env = APITestEnvironment(manualWorker: true)
         let onQueue = Recorder<Bool>()
         let ids = Recorder<[String]>()
         let query = env.db.collection("c").whereField("n", isGreaterThan: 1)
@@ -20,9 +20,10 @@ struct APIListenTests {
             onQueue.append(env.isOnCallbackQueue)
             ids.append(snapshot?.documents.map(\.documentID) ?? ["error"])
         }
-        try await env.db.collection("c").document("a").setData(["n": 2])
-        try await env.db.collection("c").document("b").setData(["n": 1])
-        try await eventually { ids.values.contains(["a"]) }
+        env.db.collection("c").document("a").setData(["n": 2], completion: nil)
+        env.db.collection("c").document("b").setData(["n": 1], completion: nil)
+        env.settle()
+        #expect(ids.values.contains(["a"]))
         registration.remove()
         #expect(!ids.values.contains { $0.contains("b") || $0 == ["error"] }, "b does not match n > 1")
         #expect(onQueue.values.allSatisfy { $0 })
@@ -43,29 +44,32 @@ struct APIListenTests {
     }
 
     @Test("An error is delivered once and ends the listen")
-    func errorEndsListen() async throws {
-        let env = APITestEnvironment()
+    func errorEndsListen() {
+        let env = APITestEnvironment(manualWorker: true)
         env.server.script.withLock { $0.listenError = FirestoreErrorCode(.permissionDenied, "no") }
         let errors = Recorder<FirestoreErrorCode?>()
         env.db.document("c/d").addSnapshotListener { _, error in errors.append(error as? FirestoreErrorCode) }
-        try await eventually { !errors.values.isEmpty }
-        try await env.db.document("c/d").setData(["x": 1])
-        env.flush()
+        env.settle()
+        #expect(!errors.values.isEmpty)
+        env.db.document("c/d").setData(["x": 1], completion: nil)
+        env.settle()
         #expect(errors.values.map { $0?.code } == [.permissionDenied], "nothing after the error")
     }
 
     @Test("Document listeners see existence and pending writes of their document")
-    func documentListener() async throws {
-        let env = APITestEnvironment()
-        try await env.db.disableNetwork()
+    func documentListener() throws {
+        let env = APITestEnvironment(manualWorker: true)
+        env.db.disableNetwork()
         let snapshots = Recorder<DocumentSnapshot>()
         env.db.document("c/d").addSnapshotListener(options: SnapshotListenOptions().withSource(.cache)) { snapshot, _ in
             if let snapshot { snapshots.append(snapshot) }
         }
         env.db.document("c/d").setData(["x": 1], completion: nil)
-        try await eventually { snapshots.values.contains { $0.exists } }
+        env.settle()
+        #expect(snapshots.values.contains { $0.exists })
         env.db.document("c/d").delete(completion: nil)
-        try await eventually { snapshots.values.last?.exists == false && snapshots.values.count >= 3 }
+        env.settle()
+        #expect(snapshots.values.last?.exists == false && snapshots.values.count >= 3)
         let found = try #require(snapshots.values.first { $0.exists })
         #expect(found.metadata == SnapshotMetadata(hasPendingWrites: true, isFromCache: true))
         #expect(found.get("x") as? Int == 1)
@@ -128,28 +132,20 @@ struct APIListenTests {
     }
 
     @Test("Snapshots-in-sync listeners run on registration and after each sync, until removed")
-    func snapshotsInSync() async throws {
-        let env = APITestEnvironment()
+    func snapshotsInSync() {
+        let env = APITestEnvironment(manualWorker: true)
         let calls = Recorder<Bool>()
         let registration = env.db.addSnapshotsInSyncListener { calls.append(env.isOnCallbackQueue) }
         let listener = env.db.collection("c").addSnapshotListener { _, _ in }
         env.db.document("c/a").setData([:], completion: nil)
-        try await eventually { calls.values.count >= 2 }
+        env.settle()
+        #expect(calls.values.count >= 2)
         registration.remove()
         let count = calls.values.count
         env.db.document("c/b").setData([:], completion: nil)
-        try await env.db.waitForPendingWrites()
-        env.flush()
+        env.settle()
         listener.remove()
         #expect(calls.values.count == count)
         #expect(calls.values.allSatisfy { $0 })
     }
-}
-
-/// Waits (polling, with a generous bound) until `condition` holds; fails the test when it never does.
-func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<2_000 where !condition() {
-        try await Task.sleep(nanoseconds: 5_000_000)
-    }
-    try #require(condition())
 }

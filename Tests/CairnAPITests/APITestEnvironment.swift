@@ -10,14 +10,20 @@ import Synchronization
 /// One test's Firestore on the real core (memory cache) over a scripted server (``AcknowledgingDatastore``): a
 /// uniquely named app and project, and a serial callback queue whose `flush()` waits for every callback already
 /// dispatched.
+///
+/// With `manualWorker` the core runs on an `AsyncQueue.manual()`: nothing happens until the test calls
+/// ``settle()``, so the test waits on no real time (no polling); such a test uses the completion-handler API,
+/// since an `await` on the core would wait for a drain that never comes.
 struct APITestEnvironment {
     let db: Firestore
     let queue: DispatchQueue
     let projectID: String
+    /// The core's worker queue when the test drives it (`manualWorker`), else `nil`.
+    let worker: AsyncQueue?
     private let made = Recorder<AcknowledgingDatastore>()
     private static let queueKey = DispatchSpecificKey<String>()
 
-    init(configure: (FirestoreSettings) -> Void = { _ in }) {
+    init(manualWorker: Bool = false, configure: (FirestoreSettings) -> Void = { _ in }) {
         projectID = "test-\(UUID().uuidString.lowercased())"
         FirebaseApp.configure(name: projectID, options: FirebaseOptions(projectID: projectID))
         db = Firestore.firestore(app: FirebaseApp.app(name: projectID)!)
@@ -27,6 +33,8 @@ struct APITestEnvironment {
         settings.dispatchQueue = queue
         settings.cacheSettings = MemoryCacheSettings()
         settings.datastoreProvider = AcknowledgingDatastore.provider { [made] datastore in made.append(datastore) }
+        worker = manualWorker ? AsyncQueue.manual() : nil
+        settings.workerQueue = worker
         configure(settings)
         db.settings = settings
     }
@@ -45,6 +53,15 @@ struct APITestEnvironment {
 
     /// Waits until every callback dispatched so far has run.
     func flush() { queue.sync {} }
+
+    /// With a manual worker: runs everything the core has to do, delivers the callbacks it dispatched, then runs
+    /// what those callbacks asked of the core.
+    func settle() {
+        guard let worker else { preconditionFailure("settle() needs APITestEnvironment(manualWorker: true)") }
+        worker.drain()
+        flush()
+        worker.drain()
+    }
 
     /// True when called on this environment's callback queue.
     var isOnCallbackQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == projectID }

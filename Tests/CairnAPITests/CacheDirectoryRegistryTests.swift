@@ -22,7 +22,8 @@ struct ClientStartTests {
         let started = try configuration.startClient()
         let directory = base.appendingPathComponent("cairn/factory-test/(default)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("LOCK").path))
-        #expect(started.client.remoteStore.datastore is GRPCDatastore)
+        let client = started.client
+        #expect(try client.queue.enqueueAndWait { client.remoteStore.datastore is GRPCDatastore })
         started.client.disableNetwork { _ in }
         let error: FirestoreErrorCode? = await withCheckedContinuation { continuation in
             started.client.terminate { continuation.resume(returning: $0) }
@@ -44,7 +45,8 @@ struct ClientStartTests {
             environment: ["XDG_DATA_HOME": base.path])
         let started = try configuration.startClient()
         #expect(!FileManager.default.fileExists(atPath: base.path))
-        #expect(started.client.remoteStore.datastore is UnreachableDatastore)
+        let client = started.client
+        #expect(try client.queue.enqueueAndWait { client.remoteStore.datastore is UnreachableDatastore })
         let _: FirestoreErrorCode? = await withCheckedContinuation { continuation in
             started.client.terminate { continuation.resume(returning: $0) }
         }

@@ -16,12 +16,12 @@ struct RemoteBackoffTests {
         let queue = AsyncQueue.manual()
         let backoff = ExponentialBackoff(queue: queue, timerID: .writeStreamConnectionBackoff, jitter: { 0 })
         let attempts = Attempts()
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         #expect(attempts.times == [0])
         var expected: [TimeInterval] = [0]
         var delay = 1.0
         for _ in 0..<12 {
-            backoff.backoffAndRun { attempts.times.append(queue.now) }
+            queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
             #expect(backoff.isWaiting)
             #expect(queue.runDelayed(until: .writeStreamConnectionBackoff))
             expected.append(expected.last! + delay)
@@ -36,8 +36,8 @@ struct RemoteBackoffTests {
         let queue = AsyncQueue.manual()
         let backoff = ExponentialBackoff(queue: queue, timerID: .listenStreamConnectionBackoff, jitter: { fraction })
         let attempts = Attempts()
-        backoff.backoffAndRun {}
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun {} }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         queue.runAllDelayed()
         #expect(attempts.times == [1 + min(0.5, fraction)])
     }
@@ -47,16 +47,16 @@ struct RemoteBackoffTests {
         let queue = AsyncQueue.manual()
         let backoff = ExponentialBackoff(queue: queue, timerID: .listenStreamConnectionBackoff, jitter: { 0 })
         let attempts = Attempts()
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         queue.enqueueAfter(delay: 0.4, timerID: .garbageCollection) {}
         queue.runDelayed(until: .garbageCollection)
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         #expect(attempts.times == [0])
         queue.runDelayed(until: .listenStreamConnectionBackoff)
         #expect(attempts.times == [0, 1])  // waited 0.6 s more, not 1 s
         queue.enqueueAfter(delay: 5, timerID: .garbageCollection) {}
         queue.runDelayed(until: .garbageCollection)
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         #expect(attempts.times == [0, 1, 6])  // 1.5 s were due and 5 s have passed: at once
     }
 
@@ -65,17 +65,17 @@ struct RemoteBackoffTests {
         let queue = AsyncQueue.manual()
         let backoff = ExponentialBackoff(queue: queue, timerID: .listenStreamConnectionBackoff, jitter: { 0 })
         let attempts = Attempts()
-        backoff.backoffAndRun {}
+        queue.sync { backoff.backoffAndRun {} }
         backoff.reset()
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         #expect(attempts.times == [0])
         backoff.resetToMax()
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         backoff.cancel()
         #expect(!backoff.isWaiting)
         queue.runAllDelayed()
         #expect(attempts.times == [0])
-        backoff.backoffAndRun { attempts.times.append(queue.now) }
+        queue.sync { backoff.backoffAndRun { attempts.times.append(queue.now) } }
         queue.runAllDelayed()
         #expect(attempts.times == [0, 60])
     }
@@ -90,7 +90,7 @@ struct RemoteOnlineStateTests {
         let queue = AsyncQueue.manual()
         let states = States()
         let tracker = OnlineStateTracker(queue: queue) { states.list.append($0) }
-        tracker.handleWatchStreamStart()
+        queue.sync { tracker.handleWatchStreamStart() }
         #expect(states.list.isEmpty)  // already unknown: no change reported
         #expect(queue.runDelayed(until: .onlineStateTimeout))
         #expect(queue.now == OnlineStateTracker.onlineStateTimeout)
@@ -102,12 +102,12 @@ struct RemoteOnlineStateTests {
         let queue = AsyncQueue.manual()
         let states = States()
         let tracker = OnlineStateTracker(queue: queue) { states.list.append($0) }
-        tracker.handleWatchStreamStart()
-        tracker.handleWatchStreamFailure()
+        queue.sync { tracker.handleWatchStreamStart() }
+        queue.sync { tracker.handleWatchStreamFailure() }
         #expect(states.list == [.offline])
         #expect(!queue.containsDelayedOperation(.onlineStateTimeout))
         // Restarting after a failure does not re-arm the timer nor go back to unknown.
-        tracker.handleWatchStreamStart()
+        queue.sync { tracker.handleWatchStreamStart() }
         #expect(tracker.state == .offline && !queue.containsDelayedOperation(.onlineStateTimeout))
     }
 
@@ -116,15 +116,15 @@ struct RemoteOnlineStateTests {
         let queue = AsyncQueue.manual()
         let states = States()
         let tracker = OnlineStateTracker(queue: queue) { states.list.append($0) }
-        tracker.handleWatchStreamStart()
-        tracker.updateState(.online)
+        queue.sync { tracker.handleWatchStreamStart() }
+        queue.sync { tracker.updateState(.online) }
         #expect(!queue.containsDelayedOperation(.onlineStateTimeout))
-        tracker.handleWatchStreamFailure()
+        queue.sync { tracker.handleWatchStreamFailure() }
         #expect(states.list == [.online, .unknown])
-        tracker.handleWatchStreamStart()
+        queue.sync { tracker.handleWatchStreamStart() }
         #expect(queue.containsDelayedOperation(.onlineStateTimeout))  // a failure while online is not counted
-        tracker.updateState(.offline)
-        tracker.updateState(.offline)
+        queue.sync { tracker.updateState(.offline) }
+        queue.sync { tracker.updateState(.offline) }
         #expect(states.list == [.online, .unknown, .offline])
     }
 }

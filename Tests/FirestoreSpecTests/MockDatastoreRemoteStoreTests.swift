@@ -34,7 +34,8 @@ private func version(_ micros: Int64) -> CairnModel.Timestamp {
     CairnModel.Timestamp(seconds: micros / 1_000_000, nanoseconds: Int32(micros % 1_000_000) * 1000)
 }
 
-/// A RemoteStore over the mock, on a manual queue, with a recording syncer.
+/// A RemoteStore over the mock, on a manual queue, with a recording syncer. The RemoteStore and the mock are
+/// called on the queue only (``run(_:)``), as the RemoteStore's confinement checks require.
 private struct Harness {
     let queue = AsyncQueue.manual()
     let store = LocalStore.inMemory()
@@ -48,6 +49,11 @@ private struct Harness {
         remoteStore.syncer = syncer
     }
 
+    /// Runs `body` on the queue now, after what is enqueued (a drain on this thread).
+    func run(_ body: @escaping () throws -> Void) throws {
+        try queue.enqueueAndWait(body)
+    }
+
     func target(_ id: Int32, _ path: String, token: String = "") throws -> TargetData {
         TargetData(
             targetID: id, query: CairnModel.Query(path: try ResourcePath(parsing: path)),
@@ -55,12 +61,17 @@ private struct Harness {
     }
 
     func deliver(_ state: WatchTargetChangeState, _ ids: [Int32], token: String = "", cause: FirestoreErrorCode? = nil) throws {
-        try datastore.deliverWatchChange(.targetChange(state: state, targetIDs: ids, resumeToken: Array(token.utf8), cause: cause))
+        try run { [datastore] in
+            try datastore.deliverWatchChange(.targetChange(state: state, targetIDs: ids, resumeToken: Array(token.utf8), cause: cause))
+        }
     }
 
     func snapshot(_ micros: Int64, token: String = "") throws {
-        try datastore.deliverWatchChange(
-            .targetChange(state: .noChange, targetIDs: [], resumeToken: Array(token.utf8), cause: nil), snapshotVersion: version(micros))
+        try run { [datastore] in
+            try datastore.deliverWatchChange(
+                .targetChange(state: .noChange, targetIDs: [], resumeToken: Array(token.utf8), cause: nil),
+                snapshotVersion: version(micros))
+        }
     }
 
     @discardableResult
@@ -69,9 +80,11 @@ private struct Harness {
         return try store.writeLocally([Mutation.set(key, value: ObjectValue(["v": .integer(1)]))], localWriteTime: version(1)).batchID
     }
 
-    func ackNextWrite(_ micros: Int64) {
-        datastore.nextSentWrite()
-        datastore.ackWrite(commitVersion: version(micros), results: [MutationResult(version: version(micros))])
+    func ackNextWrite(_ micros: Int64) throws {
+        try run { [datastore] in
+            datastore.nextSentWrite()
+            datastore.ackWrite(commitVersion: version(micros), results: [MutationResult(version: version(micros))])
+        }
     }
 }
 
@@ -80,13 +93,13 @@ struct RemoteStoreWatchTests {
     @Test("a listen starts the watch stream and sends the target; the last unlisten lets the stream go idle")
     func listenAndIdle() throws {
         let h = Harness()
-        h.remoteStore.start()
+        try h.run { h.remoteStore.start() }
         #expect(!h.datastore.isWatchStreamOpen)
-        h.remoteStore.listen(try h.target(2, "rooms"))
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms")) }
         #expect(h.datastore.isWatchStreamOpen)
         #expect(h.datastore.activeTargets.keys.sorted() == [2])
         #expect(h.datastore.watchStreamRequestCount == 1)
-        h.remoteStore.stopListening(targetID: 2)
+        try h.run { h.remoteStore.stopListening(targetID: 2) }
         #expect(h.datastore.activeTargets.isEmpty && h.datastore.isWatchStreamOpen)
         #expect(h.queue.runDelayed(until: .listenStreamIdle))
         #expect(!h.datastore.isWatchStreamOpen)
@@ -96,12 +109,12 @@ struct RemoteStoreWatchTests {
     @Test("a consistent snapshot raises one event; reopening resends targets with the resume token and expected count")
     func snapshotAndResume() throws {
         let h = Harness()
-        h.remoteStore.start()
-        h.remoteStore.listen(try h.target(2, "rooms"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms")) }
         try h.deliver(.added, [2])
         let key = try DocumentKey(parsing: "rooms/a")
         let document = Document(key: key, state: .found, version: version(1000), data: ObjectValue(["v": .integer(1)]))
-        try h.datastore.deliverWatchChange(.documentChange(updatedTargetIDs: [2], removedTargetIDs: [], key: key, document: document))
+        try h.run { try h.datastore.deliverWatchChange(.documentChange(updatedTargetIDs: [2], removedTargetIDs: [], key: key, document: document)) }
         try h.deliver(.current, [2], token: "resume-token-1000")
         #expect(h.syncer.events.isEmpty)
         try h.snapshot(1000)
@@ -112,7 +125,7 @@ struct RemoteStoreWatchTests {
         #expect(h.remoteStore.onlineState == .online)
 
         h.syncer.remoteKeys[2] = [key]
-        h.datastore.failWatchStream(error: FirestoreErrorCode(.unavailable, "dropped"))
+        try h.run { h.datastore.failWatchStream(error: FirestoreErrorCode(.unavailable, "dropped")) }
         let resent = try #require(h.datastore.activeTargets[2])
         #expect(h.datastore.isWatchStreamOpen)
         #expect(resent.resumeToken == Array("resume-token-1000".utf8))
@@ -124,12 +137,12 @@ struct RemoteStoreWatchTests {
     @Test("an existence-filter mismatch re-listens without resume token, with the mismatch purpose on that request only")
     func existenceFilterMismatch() throws {
         let h = Harness()
-        h.remoteStore.start()
-        h.remoteStore.listen(try h.target(2, "rooms", token: "resume-token-500"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms", token: "resume-token-500")) }
         #expect(h.datastore.activeTargets[2]?.expectedCount == 0)
         try h.deliver(.added, [2])
         h.syncer.remoteKeys[2] = [try DocumentKey(parsing: "rooms/a"), try DocumentKey(parsing: "rooms/b")]
-        try h.datastore.deliverWatchChange(.existenceFilter(targetID: 2, count: 1, bloomFilter: nil))
+        try h.run { try h.datastore.deliverWatchChange(.existenceFilter(targetID: 2, count: 1, bloomFilter: nil)) }
         try h.snapshot(2000)
         #expect(h.syncer.events.last?.targetMismatches == [2: .existenceFilterMismatch])
         let request = try #require(h.datastore.activeTargets[2])
@@ -142,9 +155,9 @@ struct RemoteStoreWatchTests {
     @Test("a removal with a cause rejects the listen at once and forgets the target")
     func removedWithCause() throws {
         let h = Harness()
-        h.remoteStore.start()
-        h.remoteStore.listen(try h.target(2, "rooms"))
-        h.remoteStore.listen(try h.target(4, "halls"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms")) }
+        try h.run { h.remoteStore.listen(try h.target(4, "halls")) }
         try h.deliver(.added, [2, 4])
         try h.deliver(.removed, [2], cause: FirestoreErrorCode(.permissionDenied, "no"))
         #expect(h.syncer.rejectedListens.map(\.0) == [2])
@@ -158,8 +171,8 @@ struct RemoteStoreWatchTests {
     func mockMisuse() throws {
         let h = Harness()
         #expect(throws: MockDatastoreError.self) { try h.deliver(.added, [2]) }
-        h.remoteStore.start()
-        h.remoteStore.listen(try h.target(2, "rooms"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms")) }
         #expect(throws: MockDatastoreError.self) {
             try h.deliver(.removed, [4], cause: FirestoreErrorCode(.permissionDenied, "no"))
         }
@@ -169,24 +182,24 @@ struct RemoteStoreWatchTests {
     @Test("online state: unknown while connecting, offline after one failed connect or after 10 s, online on a message")
     func onlineState() throws {
         let h = Harness()
-        h.remoteStore.start()
-        h.remoteStore.listen(try h.target(2, "rooms"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms")) }
         #expect(h.remoteStore.onlineState == .unknown)
         #expect(h.queue.runDelayed(until: .onlineStateTimeout))
         #expect(h.syncer.onlineStates == [.offline])
         try h.deliver(.added, [2])
         #expect(h.syncer.onlineStates == [.offline, .online])
         // Failing while online: back to unknown and an immediate reconnect.
-        h.datastore.failWatchStream(error: FirestoreErrorCode(.unavailable, "dropped"))
+        try h.run { h.datastore.failWatchStream(error: FirestoreErrorCode(.unavailable, "dropped")) }
         #expect(h.syncer.onlineStates == [.offline, .online, .unknown])
         #expect(h.datastore.isWatchStreamOpen)
         // Failing again before any message: offline; the next attempt waits for the backoff timer.
-        h.datastore.failWatchStream(error: FirestoreErrorCode(.unavailable, "dropped again"))
+        try h.run { h.datastore.failWatchStream(error: FirestoreErrorCode(.unavailable, "dropped again")) }
         #expect(h.syncer.onlineStates.last == .offline)
         #expect(!h.datastore.isWatchStreamOpen)
         #expect(h.queue.runDelayed(until: .listenStreamConnectionBackoff))
         #expect(h.datastore.isWatchStreamOpen && h.datastore.activeTargets.keys.sorted() == [2])
-        h.remoteStore.disableNetwork()
+        try h.run { h.remoteStore.disableNetwork() }
         #expect(h.syncer.onlineStates.last == .offline && !h.datastore.isWatchStreamOpen)
         #expect(!h.remoteStore.canUseNetwork)
     }
@@ -198,12 +211,12 @@ struct RemoteStoreWriteTests {
     func pipeline() throws {
         let h = Harness()
         let ids = try (0..<12).map { try h.write("rooms/r\($0)") }
-        h.remoteStore.start()
+        try h.run { h.remoteStore.start() }
         #expect(h.datastore.isWriteStreamOpen)
         #expect(h.datastore.sentWrites.count == RemoteStore.maxPendingWrites)
         #expect(h.datastore.writeStreamRequestCount == 1 + 10)
         h.datastore.writeStream?.lastStreamToken = Array("token-1".utf8)
-        h.ackNextWrite(2000)
+        try h.ackNextWrite(2000)
         #expect(h.syncer.acknowledged == [ids[0]])
         #expect(h.datastore.sentWrites.count == 10)
         #expect(h.datastore.sentWrites.last?.first?.key == (try DocumentKey(parsing: "rooms/r10")))
@@ -214,14 +227,14 @@ struct RemoteStoreWriteTests {
     func writeIdle() throws {
         let h = Harness()
         try h.write("rooms/a")
-        h.remoteStore.start()
-        h.ackNextWrite(2000)
+        try h.run { h.remoteStore.start() }
+        try h.ackNextWrite(2000)
         #expect(h.datastore.isWriteStreamOpen && h.datastore.writeStreamRequestCount == 2)
         #expect(h.queue.runDelayed(until: .writeStreamIdle))
         #expect(!h.datastore.isWriteStreamOpen)
         #expect(h.datastore.writeStreamRequestCount == 3)
         try h.write("rooms/b")
-        h.remoteStore.fillWritePipeline()
+        try h.run { h.remoteStore.fillWritePipeline() }
         #expect(h.datastore.isWriteStreamOpen && h.datastore.sentWrites.count == 1)
     }
 
@@ -229,12 +242,12 @@ struct RemoteStoreWriteTests {
     func resentAfterDisconnect() throws {
         let h = Harness()
         try h.write("rooms/a")
-        h.remoteStore.start()
+        try h.run { h.remoteStore.start() }
         #expect(h.datastore.writeStreamRequestCount == 2)
-        h.remoteStore.disableNetwork()
+        try h.run { h.remoteStore.disableNetwork() }
         #expect(h.datastore.writeStreamRequestCount == 3)
         #expect(h.datastore.sentWrites.isEmpty && h.remoteStore.writePipeline.isEmpty)
-        h.remoteStore.enableNetwork()
+        try h.run { h.remoteStore.enableNetwork() }
         #expect(h.datastore.writeStreamRequestCount == 5)
         #expect(h.datastore.sentWrites.count == 1)
     }
@@ -245,13 +258,13 @@ struct RemoteStoreWriteTests {
     func transientError(_ code: FirestoreErrorCode.Code) throws {
         let h = Harness()
         let id = try h.write("rooms/a")
-        h.remoteStore.start()
-        h.datastore.failWriteStream(error: FirestoreErrorCode(code, "try later"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.datastore.failWriteStream(error: FirestoreErrorCode(code, "try later")) }
         #expect(h.syncer.rejectedWrites.isEmpty)
         #expect(!h.datastore.isWriteStreamOpen)
         #expect(h.queue.runDelayed(until: .writeStreamConnectionBackoff))
         #expect(h.datastore.sentWrites.count == 1)
-        h.ackNextWrite(3000)
+        try h.ackNextWrite(3000)
         #expect(h.syncer.acknowledged == [id])
     }
 
@@ -263,12 +276,12 @@ struct RemoteStoreWriteTests {
         let h = Harness()
         let first = try h.write("rooms/a")
         let second = try h.write("rooms/b")
-        h.remoteStore.start()
-        h.datastore.failWriteStream(error: FirestoreErrorCode(code, "bad write"))
+        try h.run { h.remoteStore.start() }
+        try h.run { h.datastore.failWriteStream(error: FirestoreErrorCode(code, "bad write")) }
         #expect(h.syncer.rejectedWrites.map(\.0) == [first])
         #expect(h.datastore.isWriteStreamOpen)
         #expect(h.datastore.sentWrites.first?.first?.key == (try DocumentKey(parsing: "rooms/b")))
-        h.ackNextWrite(3000)
+        try h.ackNextWrite(3000)
         #expect(h.syncer.acknowledged == [second])
     }
 
@@ -280,7 +293,7 @@ struct RemoteStoreWriteTests {
         try h.store.setWriteStreamToken(Array("old".utf8), forUser: h.store.currentUser)
         try h.write("rooms/a")
         h.datastore.failNextHandshake = FirestoreErrorCode(code, "handshake refused")
-        h.remoteStore.start()
+        try h.run { h.remoteStore.start() }
         #expect(h.syncer.rejectedWrites.isEmpty)
         #expect((h.store.writeStreamToken(forUser: h.store.currentUser) ?? []) == Array(tokenAfter.utf8))
         #expect(h.datastore.writeStream?.lastStreamToken == Array(tokenAfter.utf8))
@@ -292,9 +305,9 @@ struct RemoteStoreWriteTests {
     func credentialChange() throws {
         let h = Harness()
         try h.write("rooms/a")
-        h.remoteStore.start()
-        h.remoteStore.listen(try h.target(2, "rooms"))
-        h.remoteStore.handleCredentialChange()
+        try h.run { h.remoteStore.start() }
+        try h.run { h.remoteStore.listen(try h.target(2, "rooms")) }
+        try h.run { h.remoteStore.handleCredentialChange() }
         #expect(h.datastore.isWatchStreamOpen && h.datastore.isWriteStreamOpen)
         #expect(h.datastore.activeTargets.keys.sorted() == [2])
         #expect(h.datastore.watchStreamRequestCount == 2)

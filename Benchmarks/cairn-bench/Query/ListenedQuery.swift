@@ -1,6 +1,6 @@
 // What `listener_latency` needs from an engine: a query kept listened to on an open copy of the cache, and a
 // way to patch one of its documents and learn how long it took until the listened result showed the patch.
-// Engines without a listen path of their own (the Android-style SQLite cache) use `RequeryListener`: the write,
+// Engines without a listen path of their own (the Android-style SQLite and iOS-style LevelDB caches) use `RequeryListener`: the write,
 // then a re-run of the whole query — what an app built on such a cache does when it is told of a change.
 // Cairn answers through its client core (`FirestoreListener`).
 
@@ -17,7 +17,7 @@ protocol ListenedQuery: AnyObject {
     func close() throws
 }
 
-/// A listened query answered by re-running it after each write (the SQLite column).
+/// A listened query answered by re-running it after each write (the SQLite and LevelDB columns).
 final class RequeryListener: ListenedQuery {
     private let cache: any QueryCache
     private let query: Query

@@ -9,7 +9,7 @@ import Foundation
 struct QueryChart {
     let report: QueryReport
 
-    private static let colors = ["cairn": "#1b7f79", "sqlite": "#8d99a6", "limit": "#e0a526"]
+    private static let colors = ["cairn": "#1b7f79", "sqlite": "#8d99a6", "leveldb": "#5b6fb5", "limit": "#e0a526"]
     private static let labelWidth = 230.0
     private static let plotWidth = 520.0
     private static let barHeight = 14.0

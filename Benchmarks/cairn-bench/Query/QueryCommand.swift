@@ -1,5 +1,5 @@
-// `cairn-bench query`: Cairn's LocalStore against a SQLite cache laid out like Firebase's Android SDK and an
-// in-memory floor, on the offline queries that are slow in Firebase's SDKs once the cache grows (issue 7),
+// `cairn-bench query`: Cairn's LocalStore against a SQLite cache laid out like Firebase's Android SDK, a LevelDB
+// cache laid out like Firebase's Apple SDK and an in-memory floor, on the offline queries that are slow in Firebase's SDKs once the cache grows (issue 7),
 // plus local writes, cold open, listener latency and LRU garbage collection.
 
 import ArgumentParser
@@ -9,11 +9,12 @@ import Foundation
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Cairn's LocalStore vs SQLite laid out like Firebase Android vs an in-memory floor: offline queries.",
+        abstract: "Cairn's LocalStore vs SQLite as Firebase Android vs LevelDB as Firebase iOS vs an in-memory floor: "
+            + "offline queries.",
         discussion: """
             Workloads: \(QuerySuite.workloadNames.joined(separator: ", ")). Builds a cache of --docs documents \
             (~1 KiB each; orders, users and rooms/*/messages) in each engine, then runs the engines in turn \
-            (cairn 1, sqlite 1, limit 1, cairn 2, ...). The table shows medians, p95 and ratios; --json and \
+            (cairn 1, sqlite 1, leveldb 1, limit 1, cairn 2, ...). The table shows medians, p95 and ratios; --json and \
             --svg write the same results. Files live in a temporary directory removed at the end.
             """)
 
@@ -52,7 +53,7 @@ struct QueryCommand: ParsableCommand {
         if let memoryProbe {
             let engines = QuerySuite.engines(scanCacheBytes: scanCacheBytes)
             guard let engine = engines.first(where: { $0.name == memoryProbe }), let probeDirectory else {
-                throw ValidationError("--memory-probe needs an engine (cairn, sqlite, limit) and --probe-directory")
+                throw ValidationError("--memory-probe needs an engine (cairn, sqlite, leveldb, limit) and --probe-directory")
             }
             let names = try options.selectedWorkloads(from: QuerySuite.workloadNames)
             try MemoryProbe.runChild(
@@ -118,7 +119,7 @@ struct QuerySuite {
 
     /// The engines of a run, in the order they alternate.
     static func engines(scanCacheBytes: Int?) -> [any QueryEngine] {
-        [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), MemoryFloorEngine()]
+        [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), IOSLevelDBEngine(), MemoryFloorEngine()]
     }
 
     private func workload(_ name: String, _ fixture: QueryFixture) throws -> any QueryWorkload {

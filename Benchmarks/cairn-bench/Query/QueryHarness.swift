@@ -1,5 +1,5 @@
 // How the query suite runs a workload: prepare it for each engine that takes part, then rounds of one run
-// per engine (cairn 1, sqlite 1, limit 1, cairn 2, ...), so drift on a shared machine spreads over every
+// per engine (cairn 1, sqlite 1, leveldb 1, limit 1, cairn 2, ...), so drift on a shared machine spreads over every
 // engine. A run returns measured values (latencies in ms, or one rate) and optionally secondary values (the
 // longest stall of a garbage-collection run).
 
@@ -78,11 +78,15 @@ struct QueryWorkloadResult {
     func result(_ engine: String) -> EngineResult? { engines.first { $0.engine == engine } }
 
     /// How many times better Cairn's median is than SQLite's (> 1: Cairn wins); nil when either failed.
-    var advantage: Double? {
-        guard !engines.contains(where: \.failed), let cairn = result("cairn")?.summary.median,
-            let sqlite = result("sqlite")?.summary.median
-        else { return nil }
-        return higherIsBetter ? cairn / sqlite : sqlite / cairn
+    var advantage: Double? { advantage(over: "sqlite") }
+
+    /// How many times better Cairn's median is than `baseline`'s (> 1: Cairn wins); nil when either failed or
+    /// did not take part.
+    func advantage(over baseline: String) -> Double? {
+        guard let cairn = result("cairn"), let other = result(baseline), !cairn.failed, !other.failed else { return nil }
+        let ours = cairn.summary.median
+        let theirs = other.summary.median
+        return higherIsBetter ? ours / theirs : theirs / ours
     }
 
     /// Cairn's median time over the floor's (1 would be as fast as a loop over decoded documents).

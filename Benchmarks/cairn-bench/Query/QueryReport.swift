@@ -1,6 +1,7 @@
 // The query suite's results: a table for people on standard output and JSON for tools, in the engine suite's
 // shape: `{"suite": "query", "docs": N, "workloads": [{"name", "unit", "higher_is_better", "cairn", "sqlite",
-// "limit", "advantage", "limit_ratio", ...}]}`. Values are medians; `advantage` > 1 means Cairn beats SQLite;
+// "leveldb", "limit", "advantage", "advantage_leveldb", "limit_ratio", ...}]}`. Values are medians; `advantage`
+// > 1 means Cairn beats SQLite, `advantage_leveldb` > 1 that it beats LevelDB;
 // `limit_ratio` is Cairn's time over the in-memory floor's; `<engine>_p95` is the slow tail (95th percentile of
 // times, 5th percentile of rates). Absent engines and ratios are JSON null. `memory` holds each engine's
 // `peak_rss_bytes` and bytes per cached document (resident and on disk), measured in a process of its own.
@@ -15,7 +16,7 @@ struct QueryReport {
     /// Each engine's memory, measured in a process of its own (empty with `--no-memory`).
     var memory: [EngineMemory] = []
 
-    static let engines = ["cairn", "sqlite", "limit"]
+    static let engines = ["cairn", "sqlite", "leveldb", "limit"]
 
     /// A value in its unit: milliseconds with three significant digits, rates compact (`12.3k docs/s`).
     static func format(_ value: Double, unit: String) -> String {
@@ -33,8 +34,9 @@ struct QueryReport {
 
     func table() -> String {
         let header = [
-            "workload", "cairn", "sqlite", "limit", "advantage", "limit ratio", "cairn tail", "sqlite tail",
-            "cairn min–max", "sqlite min–max", "secondary (cairn / sqlite)",
+            "workload", "cairn", "sqlite", "leveldb", "limit", "vs sqlite", "vs leveldb", "limit ratio", "cairn tail",
+            "sqlite tail", "leveldb tail", "cairn min–max", "sqlite min–max", "leveldb min–max",
+            "secondary (cairn / sqlite / leveldb)",
         ]
         let rows = results.map { result -> [String] in
             func median(_ engine: String) -> String {
@@ -53,18 +55,20 @@ struct QueryReport {
                 } ?? "–"
             }
             let secondary = result.secondaryLabel.map { label in
-                let values = ["cairn", "sqlite"].map { engine in
+                let values = ["cairn", "sqlite", "leveldb"].map { engine in
                     result.result(engine)?.secondary.map { Self.format($0, unit: "ms") } ?? "–"
                 }
                 return "\(label.replacingOccurrences(of: " ms", with: "")): " + values.joined(separator: " / ")
             } ?? ""
             return [
-                result.name, median("cairn"), median("sqlite"), median("limit"), Self.ratio(result.advantage),
-                Self.ratio(result.limitRatio), p95("cairn"), p95("sqlite"), spread("cairn"), spread("sqlite"), secondary,
+                result.name, median("cairn"), median("sqlite"), median("leveldb"), median("limit"),
+                Self.ratio(result.advantage), Self.ratio(result.advantage(over: "leveldb")), Self.ratio(result.limitRatio),
+                p95("cairn"), p95("sqlite"), p95("leveldb"), spread("cairn"), spread("sqlite"), spread("leveldb"),
+                secondary,
             ]
         }
         var text = "query suite: \(Console.compact(Double(documents))) cached documents, \(runs) interleaved runs per "
-            + "engine; medians; advantage > 1 means cairn beats sqlite; limit ratio = cairn / in-memory floor; "
+            + "engine; medians; vs <engine> > 1 means cairn beats it; limit ratio = cairn / in-memory floor; "
             + "tail = p95 of times, p5 of rates\n\n"
         text += Self.aligned(header: header, rows: rows, leftAlignedLast: true) + "\n"
         for result in results { text += "\(result.name) (\(result.unit)): \(result.note)\n" }
@@ -109,7 +113,9 @@ struct QueryReport {
             var entry: [String: Any] = [
                 "name": result.name, "unit": result.unit, "higher_is_better": result.higherIsBetter,
                 "note": result.note,
-                "advantage": result.advantage ?? NSNull(), "limit_ratio": result.limitRatio ?? NSNull(),
+                "advantage": result.advantage ?? NSNull(),
+                "advantage_leveldb": result.advantage(over: "leveldb") ?? NSNull(),
+                "limit_ratio": result.limitRatio ?? NSNull(),
             ]
             for engine in Self.engines {
                 guard let measured = result.result(engine) else {

@@ -12,7 +12,7 @@ final class AppendWorkload: Workload {
     private let profile: StoreProfile
     private let generator: DocumentGenerator
     private let scratch: ScratchDirectory
-    /// Generated once, on the first `prepare`, and shared by both engines.
+    /// Generated once, on the first `prepare`, and shared by every engine.
     private var records: [BenchRecord] = []
 
     init(

@@ -5,7 +5,7 @@
 final class PointReadWorkload: Workload {
     /// What state the caches are in when the timed reads start.
     enum Temperature: Sendable {
-        /// Both engines get caches of this many bytes and read every record once before the timed reads.
+        /// Every engine gets caches of this many bytes and read every record once before the timed reads.
         case hot(cacheBytes: Int)
         /// Default cache sizes; the store was just opened.
         case cold
@@ -25,16 +25,17 @@ final class PointReadWorkload: Workload {
         self.dataSet = dataSet
         keys = dataSet.randomKeys(reads, seed: 0x5EED_0000 ^ UInt64(reads))
         let engines = "Cairn: [key: RecordLocation] (built by a scan, not timed) + log.read; "
-            + "SQLite: cached SELECT value WHERE key = ?, all reads in one pool.read."
+            + "SQLite: cached SELECT value WHERE key = ?, all reads in one pool.read; LevelDB: leveldb_get "
+            + "(checksums verified, as Firebase's Apple SDK reads)."
         switch temperature {
         case .hot(let cacheBytes):
-            note = "\(Console.compact(Double(reads))) random reads of \(dataSet.summary); both engines get "
-                + "\(cacheBytes >> 20) MiB caches (Cairn frame cache, SQLite cache_size), warmed by reading "
-                + "every record first. " + engines
+            note = "\(Console.compact(Double(reads))) random reads of \(dataSet.summary); every engine gets "
+                + "\(cacheBytes >> 20) MiB caches (Cairn frame cache, SQLite cache_size, LevelDB block cache), "
+                + "warmed by reading every record first. " + engines
         case .cold:
             note = "\(Console.compact(Double(reads))) random reads of \(dataSet.summary) right after opening, "
-                + "default caches (Cairn 32 MiB frame cache, SQLite 2 MB page cache); the OS page cache is "
-                + "warm (files were just written and read). " + engines
+                + "default caches (Cairn 32 MiB frame cache, SQLite 2 MB page cache, LevelDB 8 MiB block cache); "
+                + "the OS page cache is warm (files were just written and read). " + engines
         }
     }
 

@@ -13,7 +13,8 @@ final class ReplayWorkload: Workload {
         self.dataSet = dataSet
         note = "Open + index every key of \(dataSet.summary) (small records, to keep setup time sane). "
             + "Cairn: SegmentLog.open, then scan into [key: RecordLocation] sized from log.statistics; "
-            + "SQLite: new DatabasePool, then SELECT key FROM records into a Set sized by SELECT count(*). "
+            + "SQLite: new DatabasePool, then SELECT key FROM records into a Set sized by SELECT count(*); "
+            + "LevelDB: leveldb_open, then an iterator over every key into a Set (LevelDB keeps no count). "
             + "OS page cache warm."
     }
 

@@ -11,7 +11,8 @@ final class ScanWorkload: Workload {
     init(dataSet: DataSet) {
         self.dataSet = dataSet
         note = "Every record of \(dataSet.summary), touching key and value bytes. "
-            + "Cairn: log.scan; SQLite: SELECT key, value FROM records. OS page cache warm."
+            + "Cairn: log.scan; SQLite: SELECT key, value FROM records; LevelDB: one iterator from the first key. "
+            + "OS page cache warm."
     }
 
     func prepare(_ engine: any StorageEngine) throws {

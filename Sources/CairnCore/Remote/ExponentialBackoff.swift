@@ -5,7 +5,8 @@ import Foundation
 /// The first attempt after a ``reset()`` runs at once; each later one waits the current base delay ±50 %, and
 /// the base grows by ``backoffFactor`` from ``initialDelay`` up to ``maxDelay``. Time already spent since the
 /// previous attempt ran counts towards the wait. Delayed attempts are ``AsyncQueue`` timers with the given
-/// ``TimerID``, so tests run them with `queue.runDelayed(until:)`.
+/// ``TimerID``, so tests run them with `queue.runDelayed(until:)`. Confined to its queue, like the RemoteStore
+/// that owns it: ``backoffAndRun(_:)`` checks it is called there.
 ///
 /// ```swift
 /// let backoff = ExponentialBackoff(queue: queue, timerID: .listenStreamConnectionBackoff)
@@ -13,7 +14,7 @@ import Foundation
 /// backoff.backoffAndRun { stream.start() }   // after 0.5…1.5 s
 /// backoff.reset()                            // the server answered: next attempt is immediate again
 /// ```
-package final class ExponentialBackoff: @unchecked Sendable {
+package final class ExponentialBackoff {
     package static let defaultInitialDelay: TimeInterval = 1
     package static let defaultBackoffFactor = 1.5
     package static let defaultMaxDelay: TimeInterval = 60
@@ -51,7 +52,8 @@ package final class ExponentialBackoff: @unchecked Sendable {
 
     /// Runs `operation` once the backoff delay has passed: at once (synchronously, on the queue) when no wait is
     /// due, otherwise as a delayed operation. Cancels an attempt still waiting.
-    package func backoffAndRun(_ operation: @escaping @Sendable () -> Void) {
+    package func backoffAndRun(_ operation: @escaping () -> Void) {
+        queue.verifyIsCurrentQueue("ExponentialBackoff.backoffAndRun")
         cancel()
         let desired = currentBase + currentBase * min(0.5, max(-0.5, jitter()))
         let remaining = max(0, desired - (queue.now - lastAttemptTime))
@@ -60,7 +62,7 @@ package final class ExponentialBackoff: @unchecked Sendable {
             lastAttemptTime = queue.now
             operation()
         } else {
-            pending = queue.enqueueAfter(delay: remaining, timerID: timerID) { [self] in
+            pending = queue.enqueueAfterFromQueue(delay: remaining, timerID: timerID) { [self] in
                 pending = nil
                 lastAttemptTime = queue.now
                 operation()

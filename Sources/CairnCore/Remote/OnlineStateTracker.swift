@@ -8,8 +8,9 @@ import Foundation
 /// - A failure while `online` drops back to `unknown` (the stream reconnects before we give up).
 /// - ``updateState(_:)`` (a message arrived, or the network was disabled) sets the state and resets the heuristics.
 ///
-/// The handler hears each change once, on the ``AsyncQueue``.
-package final class OnlineStateTracker: @unchecked Sendable {
+/// The handler hears each change once, on the ``AsyncQueue``; the tracker is confined to that queue (its timer is
+/// bound to it).
+package final class OnlineStateTracker {
     package static let maxWatchStreamFailures = 1
     package static let onlineStateTimeout: TimeInterval = 10
 
@@ -29,7 +30,7 @@ package final class OnlineStateTracker: @unchecked Sendable {
         guard watchStreamFailures == 0 else { return }
         setAndBroadcast(.unknown)
         clearTimer()
-        timer = queue.enqueueAfter(delay: Self.onlineStateTimeout, timerID: .onlineStateTimeout) { [self] in
+        timer = queue.enqueueAfterFromQueue(delay: Self.onlineStateTimeout, timerID: .onlineStateTimeout) { [self] in
             timer = nil
             // The backend did not answer within 10 s.
             setAndBroadcast(.offline)

@@ -7,6 +7,7 @@ extension RemoteStore {
     /// Takes batches from the local store until the pipeline is full, sends them if the stream is ready, and
     /// starts the write stream if it has work.
     package func fillWritePipeline() {
+        verifyOnQueue()
         var lastBatchID = writePipeline.last?.batchID
         while canAddToWritePipeline {
             // A store that cannot read its queue now leaves the batches there; the next fill tries again.
@@ -43,6 +44,7 @@ extension RemoteStore {
 
     /// Closes the write stream and forgets the batches in flight; they stay queued in the local store.
     package func stopWriteStream() {
+        verifyOnQueue()
         cancelWriteIdleTimer()
         writeBackoff.cancel()
         writeBackoff.reset()
@@ -52,7 +54,7 @@ extension RemoteStore {
 
     private func markWriteStreamIdle() {
         guard writeStream.isOpen, writeIdleTimer == nil else { return }
-        writeIdleTimer = queue.enqueueAfter(delay: Self.streamIdleTimeout, timerID: .writeStreamIdle) { [weak self] in
+        writeIdleTimer = queue.enqueueAfterFromQueue(delay: Self.streamIdleTimeout, timerID: .writeStreamIdle) { [weak self] in
             guard let self else { return }
             writeIdleTimer = nil
             guard writeStream.isOpen, writePipeline.isEmpty else { return }
@@ -91,10 +93,12 @@ extension RemoteStore {
 
 extension RemoteStore: WriteStreamDelegate {
     package func writeStreamDidOpen() {
+        verifyOnQueue()
         writeStream.writeHandshake()
     }
 
     package func writeStreamDidCompleteHandshake() {
+        verifyOnQueue()
         // No backoff reset here: the writes themselves may be what fails, and a stream that accepts the handshake
         // but fails every write must still back off (Firebase resets only on a write response).
         persistStreamToken(writeStream.lastStreamToken)
@@ -102,6 +106,7 @@ extension RemoteStore: WriteStreamDelegate {
     }
 
     package func writeStreamDidReceiveResponse(commitVersion: Timestamp, results: [MutationResult]) {
+        verifyOnQueue()
         guard let batch = writePipeline.first else {
             // An acknowledgement for nothing in flight: the stream is out of step, so start it over.
             restartWriteStreamAfterError(FirestoreErrorCode(.internal, "The write stream acknowledged a write that was never sent."))
@@ -122,6 +127,7 @@ extension RemoteStore: WriteStreamDelegate {
     }
 
     package func writeStreamWasInterrupted(error: FirestoreErrorCode?) {
+        verifyOnQueue()
         if let error, !writePipeline.isEmpty {
             if writeStream.handshakeComplete {
                 handleWriteError(error)

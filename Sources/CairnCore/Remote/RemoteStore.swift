@@ -13,7 +13,8 @@ import CairnLocalStore
 /// - **Write** (`RemoteStore+Write.swift`): up to ``maxPendingWrites`` batches from the local store are in flight;
 ///   the stream token is persisted; permanent errors reject the batch, transient ones retry after a backoff.
 ///
-/// Every method runs on the ``AsyncQueue``.
+/// Confined to the ``AsyncQueue``: every entry point (the methods below and the streams' delegate callbacks)
+/// checks that it runs there, and its timers are bound to the queue.
 ///
 /// ```swift
 /// let remoteStore = RemoteStore(localStore: store, datastore: datastore, queue: queue)
@@ -21,7 +22,7 @@ import CairnLocalStore
 /// remoteStore.start()
 /// remoteStore.listen(try store.allocateTarget(query))
 /// ```
-package final class RemoteStore: @unchecked Sendable {
+package final class RemoteStore {
     /// How many mutation batches may be in flight on the write stream.
     package static let maxPendingWrites = 10
     /// How long a stream with nothing to do stays open.
@@ -34,9 +35,11 @@ package final class RemoteStore: @unchecked Sendable {
     package weak var syncer: (any RemoteSyncer)?
 
     private let onlineStateHandler: ((OnlineState) -> Void)?
-    package private(set) var onlineStateTracker: OnlineStateTracker!
-    package private(set) var watchStream: (any WatchStream)!
-    package var writeStream: (any WriteStream)!
+    package private(set) lazy var onlineStateTracker = OnlineStateTracker(queue: queue) { [weak self] state in
+        self?.broadcast(state)
+    }
+    package private(set) lazy var watchStream: any WatchStream = datastore.makeWatchStream(delegate: self)
+    package private(set) lazy var writeStream: any WriteStream = datastore.makeWriteStream(delegate: self)
     package let watchBackoff: ExponentialBackoff
     package let writeBackoff: ExponentialBackoff
     /// The targets the client listens to, by id, with the resume tokens of the last consistent snapshots.
@@ -61,9 +64,15 @@ package final class RemoteStore: @unchecked Sendable {
         self.onlineStateHandler = onlineStateHandler
         watchBackoff = ExponentialBackoff(queue: queue, timerID: .listenStreamConnectionBackoff)
         writeBackoff = ExponentialBackoff(queue: queue, timerID: .writeStreamConnectionBackoff)
-        onlineStateTracker = OnlineStateTracker(queue: queue) { [weak self] state in self?.broadcast(state) }
-        watchStream = datastore.makeWatchStream(delegate: self)
-        writeStream = datastore.makeWriteStream(delegate: self)
+        // The streams and the tracker need `self`, so they are made now that it exists.
+        _ = onlineStateTracker
+        _ = watchStream
+        _ = writeStream
+    }
+
+    /// Reports a confinement violation unless called on the queue; every entry point calls it.
+    func verifyOnQueue(_ function: String = #function) {
+        queue.verifyIsCurrentQueue("RemoteStore.\(function)")
     }
 
     /// The current online state.
@@ -73,11 +82,15 @@ package final class RemoteStore: @unchecked Sendable {
     package var canUseNetwork: Bool { isNetworkEnabled }
 
     /// Starts the streams that have work (Firebase's `Start`).
-    package func start() { enableNetwork() }
+    package func start() {
+        verifyOnQueue()
+        enableNetwork()
+    }
 
     /// Re-enables the network after ``disableNetwork()``: restores the stream token and starts the streams that
     /// have work.
     package func enableNetwork() {
+        verifyOnQueue()
         isNetworkEnabled = true
         writeStream.lastStreamToken = localStore.writeStreamToken(forUser: localStore.currentUser) ?? []
         if shouldStartWatchStream {
@@ -91,6 +104,7 @@ package final class RemoteStore: @unchecked Sendable {
     /// Closes both streams, forgets the batches in flight (they stay in the local store and are sent again) and
     /// reports the client offline.
     package func disableNetwork() {
+        verifyOnQueue()
         isNetworkEnabled = false
         disableNetworkInternal()
         onlineStateTracker.updateState(.offline)
@@ -98,6 +112,7 @@ package final class RemoteStore: @unchecked Sendable {
 
     /// Closes everything for good; the online state becomes unknown.
     package func shutdown() {
+        verifyOnQueue()
         isNetworkEnabled = false
         disableNetworkInternal()
         onlineStateTracker.updateState(.unknown)
@@ -106,6 +121,7 @@ package final class RemoteStore: @unchecked Sendable {
     /// The user changed: restart both streams, so that they authenticate anew and the write pipeline is refilled
     /// with the new user's batches.
     package func handleCredentialChange() {
+        verifyOnQueue()
         guard canUseNetwork else { return }
         isNetworkEnabled = false
         disableNetworkInternal()
@@ -115,6 +131,7 @@ package final class RemoteStore: @unchecked Sendable {
 
     /// Starts listening to a target; the watch stream starts if needed.
     package func listen(_ targetData: TargetData) {
+        verifyOnQueue()
         let targetID = targetData.targetID
         precondition(listenTargets[targetID] == nil, "listen called twice for target \(targetID).")
         listenTargets[targetID] = targetData
@@ -132,6 +149,7 @@ package final class RemoteStore: @unchecked Sendable {
 
     /// Stops listening to a target. With no target left the watch stream goes idle.
     package func stopListening(targetID: Int32) {
+        verifyOnQueue()
         precondition(listenTargets[targetID] != nil, "stopListening called for target \(targetID), which is not listened to.")
         listenTargets[targetID] = nil
         if watchStream.isOpen { sendUnwatchRequest(targetID) }
@@ -186,7 +204,7 @@ package final class RemoteStore: @unchecked Sendable {
 
     private func markWatchStreamIdle() {
         guard watchIdleTimer == nil else { return }
-        watchIdleTimer = queue.enqueueAfter(delay: Self.streamIdleTimeout, timerID: .listenStreamIdle) { [weak self] in
+        watchIdleTimer = queue.enqueueAfterFromQueue(delay: Self.streamIdleTimeout, timerID: .listenStreamIdle) { [weak self] in
             guard let self else { return }
             watchIdleTimer = nil
             guard watchStream.isOpen, listenTargets.isEmpty else { return }
@@ -245,12 +263,14 @@ package final class RemoteStore: @unchecked Sendable {
 
 extension RemoteStore: WatchStreamDelegate {
     package func watchStreamDidOpen() {
+        verifyOnQueue()
         // Every target was removed while the stream connected: it goes idle like a stream whose last target left.
         if listenTargets.isEmpty { markWatchStreamIdle() }
         for targetID in listenTargets.keys.sorted() { sendWatchRequest(listenTargets[targetID]!) }
     }
 
     package func watchStreamDidChange(_ change: WatchChange, snapshotVersion: Timestamp) {
+        verifyOnQueue()
         // A message from the server: the connection works.
         onlineStateTracker.updateState(.online)
         watchBackoff.reset()
@@ -267,6 +287,7 @@ extension RemoteStore: WatchStreamDelegate {
     }
 
     package func watchStreamWasInterrupted(error: FirestoreErrorCode?) {
+        verifyOnQueue()
         aggregator = nil
         if error?.code == .resourceExhausted { watchBackoff.resetToMax() }
         if shouldStartWatchStream {

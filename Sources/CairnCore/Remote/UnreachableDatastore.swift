@@ -16,7 +16,7 @@ import CairnLocalStore
 /// let datastore = UnreachableDatastore(databaseID: DatabaseID(projectID: "demo"), queue: queue)
 /// let client = try FirestoreClient(datastore: datastore, persistence: .memory, queue: queue)
 /// ```
-package final class UnreachableDatastore: Datastore, @unchecked Sendable {
+package final class UnreachableDatastore: Datastore, Sendable {
     /// The error of every failed connection and RPC.
     package static let unreachableError = FirestoreErrorCode(
         .unavailable,
@@ -70,16 +70,17 @@ package final class UnreachableDatastore: Datastore, @unchecked Sendable {
 
     package func rollback(transactionID: [UInt8]) {}
 
-    /// Reports the failure later on the queue, as a real RPC would after its connection attempt.
+    /// Reports the failure later on the queue, as a real RPC would after its connection attempt. Called on the
+    /// queue, like every datastore call.
     private func fail<T>(_ completion: @escaping (Result<T, FirestoreErrorCode>) -> Void) {
-        let callback = UncheckedSendable(completion)
-        queue.enqueue { callback.value(.failure(Self.unreachableError)) }
+        queue.enqueueFromQueue { completion(.failure(Self.unreachableError)) }
     }
 }
 
 /// A watch or write stream whose every start fails: `start()` marks it started, then (on the queue) stops it
-/// and reports the interruption, which makes the RemoteStore back off and try again.
-private final class FailingStream: WatchStream, WriteStream, @unchecked Sendable {
+/// and reports the interruption, which makes the RemoteStore back off and try again. Confined to the queue, like
+/// the RemoteStore that uses it.
+private final class FailingStream: WatchStream, WriteStream {
     private let queue: AsyncQueue
     package var interrupt: (FirestoreErrorCode) -> Void = { _ in }
     package private(set) var isStarted = false
@@ -97,7 +98,7 @@ private final class FailingStream: WatchStream, WriteStream, @unchecked Sendable
         isStarted = true
         generation += 1
         let attempt = generation
-        queue.enqueue { [self] in
+        queue.enqueueFromQueue { [self] in
             guard isStarted, generation == attempt else { return }
             isStarted = false
             interrupt(UnreachableDatastore.unreachableError)

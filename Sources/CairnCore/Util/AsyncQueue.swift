@@ -6,10 +6,16 @@ import Synchronization
 /// EventManager) is confined to it, and every timer goes through it.
 ///
 /// Two modes:
-/// - **production** (``init(label:)``): a serial `DispatchQueue`; delayed operations fire after their delay.
-/// - **manual** (``manual()``): for tests. Nothing runs until the test calls ``drain()``; delayed operations run
-///   only through ``runDelayed(until:)`` or ``runAllDelayed()``, in the order of their due time, on a virtual
-///   clock. Runs are therefore deterministic.
+/// - **production** (``init(label:onConfinementViolation:)``): a serial `DispatchQueue`; delayed operations fire
+///   after their delay.
+/// - **manual** (``manual(onConfinementViolation:)``): for tests. Nothing runs until the test calls ``drain()``;
+///   delayed operations run only through ``runDelayed(until:)`` or ``runAllDelayed()``, in the order of their due
+///   time, on a virtual clock. Runs are therefore deterministic.
+///
+/// The queue knows which thread runs it: in both modes every operation runs with the queue's owner set to the
+/// current thread, so ``isCurrentQueue`` is exact (a thread that is not running one of the queue's operations is
+/// never "on" it, even while another thread drains a manual queue). ``verifyIsCurrentQueue(_:)`` turns a call
+/// from elsewhere into a confinement violation, which stops the program unless a test installed another handler.
 ///
 /// ```swift
 /// let queue = AsyncQueue.manual()
@@ -17,14 +23,20 @@ import Synchronization
 /// queue.drain()                                    // runs it, and anything it enqueued
 /// queue.runDelayed(until: .onlineStateTimeout)     // fires the 10 s online-state timer now
 /// ```
-package final class AsyncQueue: @unchecked Sendable {
+package final class AsyncQueue: Sendable {
+    /// Hears a confinement violation (a core object used off its queue): a programming error in the library.
+    package typealias ViolationHandler = @Sendable (String) -> Void
+
+    /// The default ``ViolationHandler``: stops the program with the message.
+    package static let stopOnViolation: ViolationHandler = { message in preconditionFailure(message) }
+
     private let dispatchQueue: DispatchQueue?
-    private let key = DispatchSpecificKey<ObjectIdentifier>()
+    private let onViolation: ViolationHandler
     /// Manual mode: immediate operations, delayed operations and the virtual clock, behind one lock so that a test
     /// may enqueue from any thread. Unused in production.
     private let manual = Mutex(ManualState())
-    /// Manual mode: true while ``drain()`` or a delayed operation is running an operation.
-    private let executing = Atomic<Bool>(false)
+    /// The thread running one of the queue's operations right now, 0 when none is.
+    private let owner = Atomic<UInt>(0)
 
     package struct ManualState {
         package var operations: [@Sendable () -> Void] = []
@@ -33,20 +45,23 @@ package final class AsyncQueue: @unchecked Sendable {
     }
 
     /// A production queue: a serial `DispatchQueue` with the given label.
-    package init(label: String) {
-        let queue = DispatchQueue(label: label)
-        dispatchQueue = queue
-        queue.setSpecific(key: key, value: ObjectIdentifier(self))
+    package init(label: String, onConfinementViolation: @escaping ViolationHandler = AsyncQueue.stopOnViolation) {
+        dispatchQueue = DispatchQueue(label: label)
+        onViolation = onConfinementViolation
     }
 
-    private init() {
+    private init(onViolation: @escaping ViolationHandler) {
         dispatchQueue = nil
+        self.onViolation = onViolation
     }
 
-    /// A deterministic queue for tests: operations run only when the test drains the queue.
-    package static func manual() -> AsyncQueue { AsyncQueue() }
+    /// A deterministic queue for tests: operations run only when the test drains the queue. A test that wants to
+    /// observe confinement violations instead of stopping passes a recording handler.
+    package static func manual(onConfinementViolation: @escaping ViolationHandler = AsyncQueue.stopOnViolation) -> AsyncQueue {
+        AsyncQueue(onViolation: onConfinementViolation)
+    }
 
-    /// True for a queue made by ``manual()``.
+    /// True for a queue made by ``manual(onConfinementViolation:)``.
     package var isManual: Bool { dispatchQueue == nil }
 
     /// The queue's clock in seconds, for measuring delays: monotonic uptime in production, the virtual clock in
@@ -56,22 +71,29 @@ package final class AsyncQueue: @unchecked Sendable {
         return TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
-    /// Runs `op` on the queue after the operations already enqueued.
+    /// Runs `op` on the queue after the operations already enqueued. Callable from any thread.
     package func enqueue(_ op: @escaping @Sendable () -> Void) {
         if let dispatchQueue {
-            dispatchQueue.async(execute: op)
+            dispatchQueue.async { [self] in runOwned(op) }
         } else {
             manual.withLock { $0.operations.append(op) }
         }
     }
 
+    /// ``enqueue(_:)`` for an operation made on the queue: `op` need not be `Sendable`, because it is bound to the
+    /// queue (``QueueBound``) where it was made and runs there.
+    package func enqueueFromQueue(_ op: @escaping () -> Void) {
+        let bound = QueueBound(op, on: self)
+        enqueue { bound.value() }
+    }
+
     /// Runs `op` on the queue after `delay` seconds, unless canceled first. Only one operation per ``TimerID`` is
-    /// expected to be pending at a time (as in Firebase); the returned handle cancels it.
+    /// expected to be pending at a time (as in Firebase); the returned handle cancels it. Callable from any thread.
     @discardableResult
     package func enqueueAfter(delay: TimeInterval, timerID: TimerID, _ op: @escaping @Sendable () -> Void) -> DelayedOperation {
         if let dispatchQueue {
             let operation = DelayedOperation(queue: self, timerID: timerID, dueTime: 0, sequence: 0, op: op)
-            dispatchQueue.asyncAfter(deadline: .now() + max(0, delay)) { operation.runIfPending() }
+            dispatchQueue.asyncAfter(deadline: .now() + max(0, delay)) { [self] in runOwned { operation.runIfPending() } }
             return operation
         }
         return manual.withLock { state in
@@ -82,35 +104,42 @@ package final class AsyncQueue: @unchecked Sendable {
         }
     }
 
-    /// Stops the program when called off the queue: core objects must only be touched from their worker.
-    package func verifyIsCurrentQueue() {
-        if let dispatchQueue {
-            dispatchPrecondition(condition: .onQueue(dispatchQueue))
-        } else {
-            precondition(executing.load(ordering: .relaxed), "A core operation ran outside of the AsyncQueue.")
-        }
+    /// ``enqueueAfter(delay:timerID:_:)`` for an operation made on the queue (the core's timers): `op` need not be
+    /// `Sendable`, because it is bound to the queue where it was made and runs there.
+    @discardableResult
+    package func enqueueAfterFromQueue(delay: TimeInterval, timerID: TimerID, _ op: @escaping () -> Void) -> DelayedOperation {
+        let bound = QueueBound(op, on: self)
+        return enqueueAfter(delay: delay, timerID: timerID) { bound.value() }
     }
 
-    /// True when the caller runs on the queue (in manual mode: inside ``drain()`` or a delayed operation).
-    package var isCurrentQueue: Bool {
-        if dispatchQueue != nil { return DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self) }
-        return executing.load(ordering: .relaxed)
+    /// True when the caller runs on the queue: inside one of its operations (in manual mode: inside ``drain()``
+    /// or a delayed operation, on the thread that drains).
+    package var isCurrentQueue: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Reports a confinement violation when called off the queue: core objects must only be touched from their
+    /// worker. `what` names the entry point in the message.
+    package func verifyIsCurrentQueue(_ what: @autoclosure () -> String = "A core operation") {
+        guard !isCurrentQueue else { return }
+        onViolation("\(what()) ran outside of its AsyncQueue (thread confinement violated).")
     }
 
     /// Runs `op` on the queue and waits for its result. Must not be called from the queue. In manual mode it
     /// enqueues `op` and drains the queue, so everything enqueued before it runs first.
     package func enqueueAndWait<T>(_ op: @escaping () throws -> T) throws -> T {
         precondition(!isCurrentQueue, "enqueueAndWait called from its own queue would deadlock.")
-        let box = ResultBox<T>()
+        // The caller blocks until `op` has run (dispatch `sync`, or a drain on this very thread), so `op` and its
+        // result are never used by two threads at once.
         nonisolated(unsafe) let op = op
-        let run: @Sendable () -> Void = { box.result = Result { try op() } }
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        let run: @Sendable () -> Void = { result = Result { try op() } }
         if let dispatchQueue {
-            dispatchQueue.sync(execute: run)
+            dispatchQueue.sync { runOwned(run) }
         } else {
             enqueue(run)
             drain()
         }
-        return try box.result!.get()
+        guard let result else { preconditionFailure("enqueueAndWait: the queue did not run the operation") }
+        return try result.get()
     }
 
     // MARK: Manual mode
@@ -119,7 +148,7 @@ package final class AsyncQueue: @unchecked Sendable {
     package func drain() {
         precondition(isManual, "drain() is for manual (test) queues.")
         while let op = manual.withLock({ state in state.operations.isEmpty ? nil : state.operations.removeFirst() }) {
-            runExecuting(op)
+            runOwned(op)
         }
     }
 
@@ -137,7 +166,7 @@ package final class AsyncQueue: @unchecked Sendable {
         drain()
         guard containsDelayedOperation(timerID) else { return false }
         while let next = popNextDelayed() {
-            runExecuting { next.runIfPending() }
+            runOwned { next.runIfPending() }
             drain()
             if next.timerID == timerID { break }
         }
@@ -152,7 +181,7 @@ package final class AsyncQueue: @unchecked Sendable {
         drain()
         var count = 0
         while count < limit, let next = popNextDelayed() {
-            runExecuting { next.runIfPending() }
+            runOwned { next.runIfPending() }
             drain()
             count += 1
         }
@@ -170,49 +199,56 @@ package final class AsyncQueue: @unchecked Sendable {
         }
     }
 
-    private func runExecuting(_ op: () -> Void) {
-        let wasExecuting = executing.exchange(true, ordering: .relaxed)
+    /// Runs `op` as the queue's owner: ``isCurrentQueue`` is true on this thread, and only on it, until it returns.
+    private func runOwned(_ op: () -> Void) {
+        let previous = owner.exchange(Self.currentThread, ordering: .relaxed)
         op()
-        executing.store(wasExecuting, ordering: .relaxed)
+        owner.store(previous, ordering: .relaxed)
     }
 
     /// Called by ``DelayedOperation/cancel()``: forgets a pending manual operation.
     fileprivate func removeDelayed(_ operation: DelayedOperation) {
         manual.withLock { state in state.delayed.removeAll { $0 === operation } }
     }
+
+    /// An identifier of the calling thread, unique among running threads.
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
 }
 
 /// A delayed operation scheduled with ``AsyncQueue/enqueueAfter(delay:timerID:_:)``; cancel it from the queue.
-package final class DelayedOperation: @unchecked Sendable {
+package final class DelayedOperation: Sendable {
     package let timerID: TimerID
     fileprivate let dueTime: TimeInterval
     fileprivate let sequence: Int
-    private weak var queue: AsyncQueue?
-    /// Touched only on the queue (manual mode: under the queue's execution).
-    private var op: (@Sendable () -> Void)?
+    private weak let queue: AsyncQueue?
+    /// The operation until it runs or is canceled.
+    private let op: Mutex<(@Sendable () -> Void)?>
 
     fileprivate init(queue: AsyncQueue, timerID: TimerID, dueTime: TimeInterval, sequence: Int, op: @escaping @Sendable () -> Void) {
         self.queue = queue
         self.timerID = timerID
         self.dueTime = dueTime
         self.sequence = sequence
-        self.op = op
+        self.op = Mutex(op)
     }
 
     /// Prevents the operation from running; does nothing when it already ran or was canceled.
     package func cancel() {
-        op = nil
+        op.withLock { $0 = nil }
         queue?.removeDelayed(self)
     }
 
     fileprivate func runIfPending() {
-        guard let op else { return }
-        self.op = nil
-        op()
+        let pending = op.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        pending?()
     }
-}
-
-/// Carries a result out of a `@Sendable` closure run synchronously by ``AsyncQueue/enqueueAndWait(_:)``.
-private final class ResultBox<T>: @unchecked Sendable {
-    package var result: Result<T, any Error>?
 }

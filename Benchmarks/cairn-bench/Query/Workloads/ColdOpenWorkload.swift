@@ -1,6 +1,6 @@
 // cold_open_first_query: open the loaded cache from disk and answer the first query (the equality query of
-// query_scan_eq), timed together. Cairn replays its log into its views; SQLite opens the file and reads its
-// index configuration. The OS page cache is warm (the files were just written and read): this measures the
+// query_scan_eq), timed together. Cairn replays its log into its views; SQLite and LevelDB open their files
+// and read their index configuration. The OS page cache is warm (the files were just written and read): this measures the
 // engines, not the disk.
 
 import CairnModel
@@ -18,8 +18,9 @@ final class ColdOpenWorkload: QueryWorkload {
         self.fixture = fixture
         note = "Open a cache of \(Console.compact(Double(fixture.corpus.count))) documents and answer "
             + "`orders where region == \"r42\"`. Cairn: LocalStore.open (log replay) + executeQuery; SQLite: "
-            + "DatabaseQueue open (Android's pragmas, index_configuration/index_state read) + Android's scan. "
-            + "OS page cache warm."
+            + "DatabaseQueue open (Android's pragmas, index_configuration/index_state read) + Android's scan; "
+            + "LevelDB: leveldb_open (log recovery) + iOS's start-up reads (index_configuration, index_state, "
+            + "mutation, target_global) + iOS's scan. OS page cache warm."
     }
 
     func prepare(_ engine: any QueryEngine) throws {

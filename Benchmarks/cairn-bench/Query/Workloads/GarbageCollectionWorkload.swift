@@ -27,7 +27,9 @@ final class GarbageCollectionWorkload: QueryWorkload {
             + "least-recently-used 10% (at most 1,000) sequence numbers. Cairn: collectGarbage(maxRounds: 1) per "
             + "round (evictions + compaction), size = segment file bytes; SQLite: Android's LruGarbageCollector "
             + "SQL, size = live pages (Android's own measure, page_count x page_size, never shrinks without "
-            + "VACUUM). Stall: the longest round, which a listened query waits for."
+            + "VACUUM); LevelDB: iOS's sentinel walk of document_target and RemoveOrphanedDocuments, one write "
+            + "batch per round, size = the LevelDB directory's file bytes (iOS's CalculateByteSize: deletions are "
+            + "tombstones until LevelDB compacts). Stall: the longest round, which a listened query waits for."
     }
 
     func prepare(_ engine: any QueryEngine) throws {

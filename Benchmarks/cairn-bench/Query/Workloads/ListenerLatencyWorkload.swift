@@ -5,7 +5,7 @@
 // Cairn's column goes through the client core: a `Firestore` instance (public API, offline) on the copy, a
 // snapshot listener on the query, `updateData` of one message, timed until the snapshot callback shows the
 // change (FirestoreListener.swift). SQLite's column is Android's `writeLocally` transaction followed by a
-// re-run of the query (RequeryListener in ListenedQuery.swift).
+// re-run of the query (RequeryListener in ListenedQuery.swift); LevelDB's is iOS's, the same way.
 
 import CairnModel
 
@@ -27,7 +27,8 @@ final class ListenerLatencyWorkload: QueryWorkload {
             + "sentAt` (\(fixture.corpus.lobbyCount) results), timed from the write to the new result. Cairn: the "
             + "client core through the public API — Firestore offline on the cache, addSnapshotListener, "
             + "DocumentReference.updateData, until the snapshot callback shows the change; SQLite: Android's "
-            + "writeLocally transaction + the query re-run. Median and p99 over every write."
+            + "writeLocally transaction + the query re-run; LevelDB: iOS's WriteLocally write batch + the query "
+            + "re-run. Median and p99 over every write."
     }
 
     func prepare(_ engine: any QueryEngine) throws {

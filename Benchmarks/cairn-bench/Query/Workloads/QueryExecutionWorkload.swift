@@ -22,7 +22,8 @@ final class QueryExecutionWorkload: QueryWorkload {
         self.query = query
         self.fixture = fixture
         note = "\(description) on \(Console.compact(Double(fixture.corpus.count))) cached documents. Cairn: "
-            + "LocalStore.executeQuery(_:usePreviousResults:); SQLite: Android's plan and SQL; limit: "
+            + "LocalStore.executeQuery(_:usePreviousResults:); SQLite: Android's plan and SQL; LevelDB: iOS's plan, "
+            + "seeks and iterators; limit: "
             + "Query.results(from:) over the collection's decoded documents. Latency per execution, warm caches."
     }
 

@@ -27,7 +27,9 @@ final class WriteBatchWorkload: QueryWorkload {
         note = "\(batchCount) batches of \(Self.batchSize) sets of ~1 KiB documents per run, into an empty cache. "
             + "Cairn: writeLocally, one log append synced (fdatasync) per batch. SQLite: Android's writeLocally "
             + "transaction (mutations, document_mutations, collection_parents, document_overlays rows), WAL with "
-            + "synchronous=NORMAL: commits are not synced, only checkpoints are."
+            + "synchronous=NORMAL: commits are not synced, only checkpoints are. LevelDB: iOS's WriteLocally "
+            + "write batch (mutation, document_mutation, collection_parent, document_overlays and its three index "
+            + "rows), sync=false as iOS writes: not synced."
     }
 
     func prepare(_ engine: any QueryEngine) throws {}

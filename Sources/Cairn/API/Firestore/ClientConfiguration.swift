@@ -27,6 +27,8 @@ struct ClientConfiguration: Sendable {
     var dispatchQueue: DispatchQueue
     /// The network: the settings' provider, else gRPC to `databaseInfo.host`.
     var datastoreProvider: DatastoreProvider
+    /// The client's worker queue: the settings' (tests), else a new serial queue.
+    var workerQueue: AsyncQueue?
 
     /// The configuration for `settings` on `databaseID`.
     init(
@@ -37,6 +39,7 @@ struct ClientConfiguration: Sendable {
         self.dispatchQueue = settings.dispatchQueue
         self.datastoreProvider =
             settings.datastoreProvider ?? GRPCDatastore.provider(authTokenProvider: settings.authTokenProvider)
+        self.workerQueue = settings.workerQueue
         switch settings.cacheSettings {
         case let memory as MemoryCacheSettings:
             cache = .memory(lruSizeBytes: (memory.garbageCollectorSettings as? MemoryLRUGCSettings)?.sizeBytes)
@@ -91,7 +94,7 @@ extension ClientConfiguration {
     /// memory cache → `.memory` with eager GC or `.memoryLRU`), the datastore comes from
     /// ``datastoreProvider``, and a persistent cache's directory is claimed (and created 0700 when missing).
     func startClient() throws(FirestoreErrorCode) -> StartedClient {
-        let queue = AsyncQueue(label: "cairn.worker.\(databaseInfo.databaseID.projectID)")
+        let queue = workerQueue ?? AsyncQueue(label: "cairn.worker.\(databaseInfo.databaseID.projectID)")
         let persistence: FirestoreClient.Persistence
         let claim: CacheDirectoryRegistry.Claim?
         switch cache {

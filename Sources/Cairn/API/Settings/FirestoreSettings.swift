@@ -52,6 +52,11 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
     /// ``isSSLEnabled`` says. Tests, the spec harness and offline-only programs pass their own datastore.
     package var datastoreProvider: DatastoreProvider?
 
+    /// The worker queue of the instance's client core: `nil` (the default) is a new serial queue. Tests pass an
+    /// `AsyncQueue.manual()` and drain it themselves, so that they wait on no real time. One queue serves one
+    /// instance.
+    package var workerQueue: AsyncQueue?
+
     private var explicitCacheSettings: (any LocalCacheSettings)?
     private var usesLegacyCacheFields = false
 
@@ -90,6 +95,7 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
         copy.explicitCacheSettings = explicitCacheSettings
         copy.authTokenProvider = authTokenProvider
         copy.datastoreProvider = datastoreProvider
+        copy.workerQueue = workerQueue
         return copy
     }
 
