@@ -20,6 +20,8 @@ final class WebSocketTransport: ConnectionTransport {
     /// UTF-8 bytes each).
     static let maxFrameBytes = 1 << 20
     static let connectTimeout = TimeAmount.seconds(30)
+    /// One TLS context for every `wss://` connection (it loads the system's trust roots once).
+    private static let tlsContext = Result { try NIOSSLContext(configuration: .makeClientConfiguration()) }
 
     private enum State {
         case connecting(pending: [String])
@@ -109,7 +111,7 @@ final class WebSocketTransport: ConnectionTransport {
         let tls: NIOSSLContext?
         if address.secure {
             do {
-                tls = try NIOSSLContext(configuration: .makeClientConfiguration())
+                tls = try Self.tlsContext.get()
             } catch {
                 finish(reason: "TLS set-up failed: \(error)")
                 return
