@@ -39,7 +39,7 @@ final class PersistentConnection: DatabaseConnection, @unchecked Sendable {
     private let makeTransport: TransportFactory
     let clock: any ConnectionClock
     private let random: @Sendable () -> Double
-    private let stats: StatsGate
+    let stats: StatsGate
     private let logSink: LogSink
     private let storedDelegate = Mutex(WeakDelegate())
 
@@ -52,25 +52,25 @@ final class PersistentConnection: DatabaseConnection, @unchecked Sendable {
     }
 
     // Everything below is touched only on `queue`.
-    private(set) var phase = Phase.disconnected
-    private var transport: (any ConnectionTransport)?
-    private var transportNumber = 0
+    var phase = Phase.disconnected
+    var transport: (any ConnectionTransport)?
+    var transportNumber = 0
     private var tokenAttempt = 0
     private var interrupted = false
     /// Set by the server's shutdown: no reconnecting for the life of this connection.
-    private(set) var killed = false
-    private var serverReset = false
+    var killed = false
+    var serverReset = false
     private var backoff = ReconnectBackoff()
     private var retryTimer: (any ConnectionTimer)?
-    private var connectTimer: (any ConnectionTimer)?
-    private var keepaliveTimer: (any ConnectionTimer)?
+    var connectTimer: (any ConnectionTimer)?
+    var keepaliveTimer: (any ConnectionTimer)?
     private var reassembler = FrameReassembler()
     var authToken: String?
-    private var connectedAt: Date?
+    var connectedAt: Date?
     var lastSent = Date.distantPast
-    private(set) var lastSessionID: String?
+    var lastSessionID: String?
     /// The host the last hello or reset named.
-    private(set) var cachedHost: String?
+    var cachedHost: String?
 
     var responseHandlers: [Int: (String, JSONValue?) -> Void] = [:]
     private var nextRequestNumber = 1
@@ -286,121 +286,9 @@ final class PersistentConnection: DatabaseConnection, @unchecked Sendable {
             log("ignoring a request (\(action)) from the server")
         }
     }
-
-    // MARK: Control messages
-
-    private func handleControl(_ type: String, _ payload: JSONValue) {
-        switch type {
-        case WireControl.hello:
-            guard phase == .connecting, let hello = WireHello(payload: payload) else {
-                warn("Closing the connection: the server sent an unexpected or malformed hello")
-                return dropTransport(reason: "bad hello")
-            }
-            didReceiveHello(hello)
-        case WireControl.reset:
-            guard case .string(let host) = payload, endpoint.webSocketURL(host: host, lastSessionID: nil) != nil else {
-                warn("Ignoring a reset to an invalid host")
-                return
-            }
-            log("reset: the server asks to reconnect to \(host)")
-            cachedHost = host
-            serverReset = true
-            dropTransport(reason: "server reset")
-        case WireControl.shutdown:
-            let reason = payload.wireString ?? "none given"
-            warn("Firebase Database connection was forcefully killed by the server. Will not attempt reconnect. Reason: \(reason)")
-            killed = true
-            dropTransport(reason: "server shutdown")
-        case WireControl.error:
-            warn("Server error: \(payload.wireString ?? WireMessage.encode(payload))")
-        default:
-            log("ignoring the unknown control message \"\(type.prefix(20))\"")
-        }
-    }
-
-    private func didReceiveHello(_ hello: WireHello) {
-        connectTimer?.cancel()
-        let now = clock.now()
-        connectedAt = now
-        lastSessionID = hello.sessionID
-        if !endpoint.isEmulator, endpoint.webSocketURL(host: hello.host, lastSessionID: nil) != nil {
-            cachedHost = hello.host
-        }
-        let offset = Double(hello.timestamp) - now.timeIntervalSince1970 * 1000
-        log("connected, session \(hello.sessionID)")
-        lastSent = now
-        if stats.claim() { sendStats() }
-        scheduleKeepalive()
-        if let authToken {
-            phase = .authenticating
-            sendAuth(authToken)
-        } else {
-            phase = .connected
-            restoreState()
-        }
-        delegate?.connectionDidConnect(serverTimeOffset: offset)
-    }
-
-    private func sendAuth(_ token: String) {
-        send(WireAction.auth, .object(["cred": .string(token)])) { [self] status, data in
-            guard phase == .authenticating, authToken == token else { return }
-            if status == WireStatus.ok {
-                phase = .connected
-                restoreState()
-            } else {
-                authToken = nil
-                warn("Authentication failed: \(status) (\(data?.wireString ?? "no reason given"))")
-                dropTransport(reason: "authentication failed")
-            }
-        }
-    }
-
-    private func sendStats() {
-        send(WireAction.stats, .object(["c": .object([StatsGate.counter: .int(1)])])) { [self] status, _ in
-            if status != WireStatus.ok { log("the server refused the statistics: \(status)") }
-        }
-    }
-
-    // MARK: Keepalive
-
-    private func scheduleKeepalive() {
-        keepaliveTimer?.cancel()
-        let number = transportNumber
-        let delay = lastSent.addingTimeInterval(Self.keepaliveInterval).timeIntervalSince(clock.now())
-        keepaliveTimer = clock.schedule(after: delay, on: queue) { [weak self] in
-            guard let self, number == transportNumber, let transport else { return }
-            if clock.now().timeIntervalSince(lastSent) >= Self.keepaliveInterval {
-                transport.send(WireFrames.keepalive)
-                lastSent = clock.now()
-            }
-            scheduleKeepalive()
-        }
-    }
 }
 
 /// The delegate, held weakly (the repo owns the connection).
 private struct WeakDelegate {
     weak var value: (any DatabaseConnectionDelegate)?
-}
-
-/// Whether this connection sends the SDK statistics: the first connection of the process does (Firebase sends
-/// them on a client's first connection).
-final class StatsGate: Sendable {
-    static let process = StatsGate()
-    /// The counter Cairn reports (`{"c": {"sdk.cairn.swift": 1}}`).
-    static let counter = "sdk.cairn.swift"
-    private let claimed = Atomic(false)
-
-    init() {}
-
-    /// True the first time only.
-    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
-}
-
-extension JSONValue {
-    /// The string, nil for any other value (a status reason, a control payload).
-    var wireString: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
 }
