@@ -9,7 +9,16 @@ final class ServerFixture: @unchecked Sendable {
     private(set) var server: DatabaseServer
     private(set) var port = 0
 
-    init() { server = DatabaseServer(configuration: DatabaseServerConfiguration()) }
+    init() { server = DatabaseServer(configuration: Self.configuration(port: 0)) }
+
+    /// The server's idle timeout is long here: these tests are not about it, and on a loaded machine an event loop
+    /// that stalls past the 90 s default closes connections whose keepalives it has not read yet.
+    private static func configuration(port: Int) -> DatabaseServerConfiguration {
+        var configuration = DatabaseServerConfiguration()
+        configuration.port = port
+        configuration.idleTimeout = .seconds(600)
+        return configuration
+    }
 
     func start() async throws {
         port = try await server.start()
@@ -19,9 +28,7 @@ final class ServerFixture: @unchecked Sendable {
 
     /// A new server on the same port (in memory: it starts empty).
     func restart() async throws {
-        var configuration = DatabaseServerConfiguration()
-        configuration.port = port
-        server = DatabaseServer(configuration: configuration)
+        server = DatabaseServer(configuration: Self.configuration(port: port))
         port = try await server.start()
     }
 
