@@ -5,7 +5,7 @@ import NIOWebSocket
 import Testing
 
 /// A raw WebSocket client for the transport tests: it upgrades `/.ws?v=5&ns=...` on a loopback port and hands the
-/// test a reader of text frames and a writer of (masked) text frames.
+/// test a reader of text frames and a writer of (masked) text frames. The connection is closed after 15 s at most.
 enum WebSocketClient {
     struct Frames {
         fileprivate var iterator: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator
@@ -62,6 +62,9 @@ enum WebSocketClient {
         guard case .webSocket(let channel) = try await negotiation.get() else {
             throw WebSocketClientError.refused
         }
+        // A test that waits for a frame that never comes fails after 15 s instead of hanging.
+        let deadline = channel.channel.eventLoop.scheduleTask(in: .seconds(15)) { channel.channel.close(promise: nil) }
+        defer { deadline.cancel() }
         return try await channel.executeThenClose { inbound, outbound in
             var frames = Frames(iterator: inbound.makeAsyncIterator())
             return try await body(&frames, Writer(outbound: outbound))

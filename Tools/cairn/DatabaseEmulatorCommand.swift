@@ -18,8 +18,10 @@ struct DatabaseEmulatorCommand: ParsableCommand {
             kept in DIR (--data: a SegmentLog, replayed and compacted at start). Point \
             Cairn's client at it with useEmulator(withHost:port:), and Firebase's Admin SDKs with \
             FIREBASE_DATABASE_EMULATOR_HOST=HOST:PORT. Any token is accepted; `owner` is an administrator.
-            Prints one line with the URL when ready. Not implemented: the security rules language, consistency \
-            across processes.
+            --rules FILE holds clients (not the administrator) to .read/.write rules per path with $wildcards and \
+            the conditions true, false, auth != null, auth.uid == $name, auth.uid == 'uid' (access cascades, as \
+            in Firebase). Prints one line with the URL when ready. Not implemented: the rest of the rules \
+            language, consistency across processes.
 
             Example:
               cairn database-emulator --port 9000 --verbose
@@ -33,6 +35,9 @@ struct DatabaseEmulatorCommand: ParsableCommand {
 
     @Option(help: "A directory that keeps the data across restarts (created when missing; one server at a time).")
     var data: String?
+
+    @Option(help: "A rules file: {\"rules\": {...}} with .read/.write as true, false, auth != null, auth.uid == $name or auth.uid == 'uid'.")
+    var rules: String?
 
     @Flag(help: "Log each connection and request on standard error (never tokens or data).")
     var verbose = false
@@ -48,6 +53,7 @@ struct DatabaseEmulatorCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.dataDirectory = data
+        configuration.rulesFile = rules
         if verbose {
             configuration.log = { line in FileHandle.standardError.write(Data("cairn database-emulator: \(line)\n".utf8)) }
         }

@@ -109,6 +109,12 @@ package final class DatabaseServerCore: Sendable {
         state.withLock { $0.refuse(path, namespace: namespace) }
     }
 
+    /// Holds every identity but the administrator to `rules` (nil: everything allowed). Listens already running
+    /// are not re-checked.
+    package func setRules(_ rules: ServerRules?) {
+        state.withLock { $0.rules = rules }
+    }
+
     /// Lifts every refusal.
     package func allowAll() {
         state.withLock { $0.refusals.removeAll() }

@@ -6,7 +6,7 @@ extension DatabaseServerCore {
     /// The data at `path` (filtered when `params` selects), after an access check.
     package func restRead(namespace: String, path: DatabasePath, params: QueryParams, auth: ServerAuth) throws(ServerError) -> Node {
         try state.withLock { state throws(ServerError) in
-            try state.checkAccess([path], namespace: namespace, auth: auth)
+            try state.checkAccess([path], write: false, namespace: namespace, auth: auth)
             return params.evaluate(on: state.database.read(namespace: namespace, path: path))
         }
     }
@@ -35,7 +35,7 @@ extension DatabaseServerCore {
     /// Opens an event stream at `path`: its first event, a `put` of all the data there, goes to `sink` at once.
     package func openStream(namespace: String, path: DatabasePath, auth: ServerAuth, sink: @escaping ServerSink) throws(ServerError) -> Int {
         try state.withLock { state throws(ServerError) in
-            try state.checkAccess([path], namespace: namespace, auth: auth)
+            try state.checkAccess([path], write: false, namespace: namespace, auth: auth)
             let id = state.takeID()
             state.streams[id] = ServerEventStream(namespace: namespace, path: path, sink: sink)
             sink(.message(EventStreamFormat.put(.root, state.database.read(namespace: namespace, path: path))))

@@ -77,7 +77,7 @@ extension DatabaseServerCore.State {
         case WireAction.get:
             let path = try Self.path(body)
             let params = try Self.query(body)
-            try checkAccess([path], namespace: namespace, auth: session.auth)
+            try checkAccess([path], write: false, namespace: namespace, auth: session.auth)
             return params.evaluate(on: database.read(namespace: namespace, path: path)).exportJSON()
         case WireAction.put:
             let write = try ServerWrite.decodeSet(path: try Self.path(body), data: body["d"] ?? .null)
@@ -115,7 +115,7 @@ extension DatabaseServerCore.State {
         guard let session = sessions[id] else { return }
         let path = try Self.path(body)
         let params = try Self.query(body)
-        try checkAccess([path], namespace: session.namespace, auth: session.auth)
+        try checkAccess([path], write: false, namespace: session.namespace, auth: session.auth)
         let key = ServerListen.Key(path: path, query: params.identifier)
         if session.listens[key] == nil, session.listens.count >= limits.listensPerConnection {
             throw ServerError(.invalidRequest, "a connection may hold at most \(limits.listensPerConnection) listens")
@@ -135,15 +135,15 @@ extension DatabaseServerCore.State {
         var operations = session.onDisconnect
         switch action {
         case WireAction.onDisconnectCancel:
-            try checkAccess([path], namespace: session.namespace, auth: session.auth)
+            try checkAccess([path], write: true, namespace: session.namespace, auth: session.auth)
             operations = Self.removing(path, from: operations)
         case WireAction.onDisconnectPut:
             let write = try ServerWrite.decodeSet(path: path, data: body["d"] ?? .null)
-            try checkAccess(write.changedPaths, namespace: session.namespace, auth: session.auth)
+            try checkAccess(write.changedPaths, write: true, namespace: session.namespace, auth: session.auth)
             operations = Self.removing(path, from: operations) + [write]
         default:
             let write = try ServerWrite.decodeMerge(path: path, data: body["d"] ?? .null)
-            try checkAccess(write.changedPaths, namespace: session.namespace, auth: session.auth)
+            try checkAccess(write.changedPaths, write: true, namespace: session.namespace, auth: session.auth)
             for changed in write.changedPaths { operations = Self.removing(changed, from: operations) }
             operations.append(write)
         }

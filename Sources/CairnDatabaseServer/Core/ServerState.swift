@@ -25,6 +25,8 @@ extension DatabaseServerCore {
         var streams: [Int: ServerEventStream] = [:]
         var nextID = 1
         var refusals: [(namespace: String, path: DatabasePath)] = []
+        /// The rules every identity but the administrator is held to, nil for none (everything allowed).
+        var rules: ServerRules?
         var holdingAcknowledgements = false
         var heldAcknowledgements: [(ServerSessionID, String)] = []
         var pushIDs = PushIDGenerator()
@@ -44,14 +46,17 @@ extension DatabaseServerCore {
 
         // MARK: Access
 
-        func isAllowed(_ path: DatabasePath, namespace: String, auth: ServerAuth) -> Bool {
+        func isAllowed(_ path: DatabasePath, write: Bool, namespace: String, auth: ServerAuth) -> Bool {
             if auth.isAdmin { return true }
-            return !refusals.contains { $0.namespace == namespace && ($0.path.contains(path) || path.contains($0.path)) }
+            if refusals.contains(where: { $0.namespace == namespace && ($0.path.contains(path) || path.contains($0.path)) }) {
+                return false
+            }
+            return rules?.allows(path, write: write, auth: auth) ?? true
         }
 
-        func checkAccess(_ paths: [DatabasePath], namespace: String, auth: ServerAuth) throws(ServerError) {
-            for path in paths where !isAllowed(path, namespace: namespace, auth: auth) {
-                throw ServerError(.permissionDenied, "permission denied at \(path) in namespace \(namespace)")
+        func checkAccess(_ paths: [DatabasePath], write: Bool, namespace: String, auth: ServerAuth) throws(ServerError) {
+            for path in paths where !isAllowed(path, write: write, namespace: namespace, auth: auth) {
+                throw ServerError(.permissionDenied, "permission denied: \(write ? "writing" : "reading") \(path) in namespace \(namespace)")
             }
         }
 
@@ -75,7 +80,7 @@ extension DatabaseServerCore {
         mutating func applyWrite(
             _ write: ServerWrite, namespace: String, auth: ServerAuth, condition: WriteCondition
         ) throws(ServerError) -> ServerWrite {
-            try checkAccess(write.changedPaths, namespace: namespace, auth: auth)
+            try checkAccess(write.changedPaths, write: true, namespace: namespace, auth: auth)
             var expectedHash: String?
             switch condition {
             case .none: break

@@ -46,6 +46,9 @@ package final class DatabaseServer: Sendable {
             throw ServerError(.invalidRequest, "the server is running already; stop() it first")
         }
         let configuration = self.configuration
+        if let rulesFile = configuration.rulesFile {
+            core.setRules(try ServerRules(contentsOf: rulesFile))
+        }
         if let directory = configuration.dataDirectory {
             let (storage, database) = try ServerStorage.open(directory: directory)
             try storage.compact()

@@ -24,6 +24,8 @@ package struct DatabaseServerConfiguration: Sendable {
     package var maxQueuedMessages = 100_000
     /// A directory whose SegmentLog keeps the data across restarts (created when missing); nil keeps it in memory.
     package var dataDirectory: String?
+    /// A rules file (``ServerRules``: `.read`/`.write` by `auth != null` or a uid); nil allows everything.
+    package var rulesFile: String?
     /// Debug log lines (connections, requests); nil logs nothing. Tokens are never logged.
     package var log: (@Sendable (String) -> Void)?
     /// Milliseconds since 1970 for `.sv` timestamps (injectable for tests).
