@@ -94,8 +94,8 @@ let package = Package(
         // talks gRPC (CairnGRPC) unless its settings inject another datastore.
         .target(name: "Cairn", dependencies: ["CairnApp", "CairnCore", "CairnGRPC", "CairnModel", "CairnLocalStore", "SegmentLog"]),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
-        // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
-        // Firestore emulator launcher.
+        // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, the
+        // Firestore emulator launcher, and a test section exclusive across suites.
         .target(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]
@@ -220,13 +220,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CairnDatabaseTests",
-            dependencies: ["CairnDatabase", "CairnDatabaseCore"]
+            dependencies: ["CairnDatabase", "CairnDatabaseCore", "CairnTestSupport"]
         ),
         // Two Database instances (two apps) through the local server on a loopback port: listeners across clients,
         // .info/connected across a server restart, onDisconnect, transactions from both.
         .testTarget(
             name: "CairnDatabaseEndToEndTests",
-            dependencies: ["CairnDatabase", "CairnDatabaseCore", "CairnDatabaseServer"]
+            dependencies: ["CairnDatabase", "CairnDatabaseCore", "CairnDatabaseServer", "CairnTestSupport"]
         ),
         // The v5 persistent connection against a scripted transport: handshake, requests and answers, pushes,
         // restore order after a reconnect, backoff, keepalive, frames.

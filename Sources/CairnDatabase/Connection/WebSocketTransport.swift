@@ -136,7 +136,7 @@ final class WebSocketTransport: ConnectionTransport {
         upgrade.flatMap { $0 }.whenComplete { [self] result in
             switch result {
             case .success(.upgraded(let channel)):
-                channel.closeFuture.whenComplete { [self] _ in finish(reason: "the server closed the connection") }
+                channel.closeFuture.whenComplete { [self] _ in finish(reason: "the socket closed") }
                 opened(channel)
             case .success(.refused(let status)):
                 finish(reason: "the server refused the WebSocket upgrade" + (status.map { " (HTTP \($0.code))" } ?? ""))
@@ -193,7 +193,7 @@ private final class WebSocketFrameHandler: ChannelInboundHandler {
             let written = context.eventLoop.makePromise(of: Void.self)
             context.writeAndFlush(wrapOutboundOut(reply), promise: written)
             written.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
-            transport.finish(reason: "the server closed the connection")
+            transport.finish(reason: "the server sent a close frame")
         default:
             break
         }
