@@ -119,11 +119,14 @@ let package = Package(
             path: "Tools/cairn"
         ),
         // Benchmarks: SegmentLog versus SQLite (GRDB, WAL) and LevelDB in one process, interleaved; Firestore cache
-        // queries against Android's and iOS's cache layouts; listener latency through Cairn.
+        // queries against Android's and iOS's cache layouts; listener latency through Cairn; the Realtime Database
+        // cache (CairnDatabase, CairnDatabaseCore).
         .executableTarget(
             name: "cairn-bench",
             dependencies: [
                 "Cairn",
+                "CairnDatabase",
+                "CairnDatabaseCore",
                 "CairnCore",
                 "SegmentLog",
                 "CairnModel",
@@ -199,10 +202,11 @@ let package = Package(
             dependencies: ["SegmentLog", "CairnTestSupport"]
         ),
         // Realtime Database: the client core (Model/: nodes, paths, key order, indexes, hash, query parameters;
-        // SyncTree/: write tree, views, view processor, filters, event generation, sync points, the sync tree).
+        // SyncTree/: write tree, views, view processor, filters, event generation, sync points, the sync tree;
+        // Repo/: the client; Persistence/: the cache on SegmentLog).
         .target(
             name: "CairnDatabaseCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Realtime Database: the public API (Firebase's Swift names) over the core's Repo, and the v5 WebSocket
         // connection (Connection/) on swift-nio.
@@ -242,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CairnDatabaseCoreTests",
-            dependencies: ["CairnDatabaseCore"]
+            dependencies: ["CairnDatabaseCore", "SegmentLog", "CairnTestSupport"]
         ),
         // The local Realtime Database server: a transport-free database core (namespaces, sessions speaking the
         // v5 protocol, listens, onDisconnect, server values), its transport (WebSocket at /.ws and the REST API

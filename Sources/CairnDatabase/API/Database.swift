@@ -29,6 +29,7 @@ public final class Database: @unchecked Sendable {
     private var storedCacheSize: UInt = 10 * 1024 * 1024
     private var storedQueue = DispatchQueue.main
     private var storedTokenProvider: AuthTokenProvider?
+    private var storedCacheDirectory: String?
     private var nextHandle: DatabaseHandle = 1
 
     private static let instancesLock = NSLock()
@@ -89,7 +90,11 @@ public final class Database: @unchecked Sendable {
             let keys = instances.keys.filter { $0.hasPrefix(app.name + "|") }
             return keys.compactMap { instances.removeValue(forKey: $0) }
         }
-        for database in removed { database.lock.withLock { database.started }?.goOffline() }
+        for database in removed {
+            let repo = database.lock.withLock { database.started }
+            repo?.goOffline()
+            repo?.closePersistence()
+        }
     }
 
     // MARK: References
@@ -144,7 +149,8 @@ public final class Database: @unchecked Sendable {
 
     // MARK: Settings
 
-    /// Whether the cache persists to disk (default false). Cairn does not persist the Realtime Database yet.
+    /// Whether the cache persists to disk (default false): server data, tracked queries and pending writes survive
+    /// a restart, in one directory per app and database (``cacheDirectory``; Docs/Database.md).
     public var isPersistenceEnabled: Bool {
         get { lock.withLock { storedPersistence } }
         set { setting("setPersistenceEnabled") { $0.storedPersistence = newValue } }
@@ -204,6 +210,19 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Cairn: the cache directory to use instead of the default one (``cacheDirectory``); before first use.
+    package func usePersistenceDirectory(_ directory: String) {
+        setting("usePersistenceDirectory") { $0.storedCacheDirectory = directory }
+    }
+
+    /// The directory of the persistent cache: the one given to ``usePersistenceDirectory(_:)``, or the default
+    /// (``defaultCacheDirectory(appName:host:namespace:environment:)``).
+    package var cacheDirectory: String {
+        let (custom, appName) = lock.withLock { (storedCacheDirectory, app?.name ?? FirebaseApp.defaultAppName) }
+        return custom ?? Database.defaultCacheDirectory(appName: appName, host: url.host, namespace: url.namespace,
+                                                        environment: ProcessInfo.processInfo.environment)
+    }
+
     private func setting(_ method: String, _ apply: (Database) -> Void) {
         let applied: Bool = lock.withLock {
             guard started == nil else { return false }
@@ -221,11 +240,16 @@ public final class Database: @unchecked Sendable {
 
     /// The client, started on first use with the settings frozen.
     package var repo: Repo {
-        lock.withLock {
+        if let started = lock.withLock({ started }) { return started }
+        let directory = isPersistenceEnabled ? cacheDirectory : nil
+        return lock.withLock {
             if let started { return started }
             let queue = storedQueue
             let connection = connection ?? PersistentConnection(endpoint: DatabaseEndpoint(url: url), tokenProvider: storedTokenProvider)
-            let repo = Repo(connection: connection, clock: clock, getDataWait: getDataWait) { events in
+            let persistence = directory.flatMap {
+                DatabaseCacheOpener.open(at: $0, policy: CachePolicy(maxBytes: UInt64(storedCacheSize)))
+            }
+            let repo = Repo(connection: connection, persistence: persistence, clock: clock, getDataWait: getDataWait) { events in
                 guard !events.isEmpty else { return }
                 nonisolated(unsafe) let events = events
                 queue.async { for event in events { ObserverRegistration.raise(event) } }

@@ -27,4 +27,16 @@ package enum DatabaseLog {
         let deliver = sink.withLock { $0 }
         deliver(message())
     }
+
+    /// Receives each line of ``always(_:)``; standard error unless a test replaces it.
+    package static let warningSink = Mutex<@Sendable (String) -> Void>({ message in
+        FileHandle.standardError.write(Data("[CairnDatabase] \(message)\n".utf8))
+    })
+
+    /// Writes `message` whether logging is on or not: for what a person must know (a cache that failed, was
+    /// recovered or is in use elsewhere, completion blocks lost with the previous session).
+    package static func always(_ message: String) {
+        let deliver = warningSink.withLock { $0 }
+        deliver(message)
+    }
 }

@@ -34,10 +34,12 @@ package final class Repo: @unchecked Sendable {
     var outstanding: [Int: (WriteStatus) -> Void] = [:]
     var nextRequest = 1
 
-    /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data. `getDataWait`
-    /// is how long `getData` waits for a connection before it answers from the cache or fails.
-    package init(connection: (any DatabaseConnection)?, clock: @escaping () -> Date = Date.init, getDataWait: TimeInterval = 3,
-                 deliver: @escaping ([DatabaseEvent]) -> Void) {
+    /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data. `persistence`
+    /// is the cache on disk (nil: memory only); the pending writes it holds from an earlier session are applied and
+    /// sent again, in order. `getDataWait` is how long `getData` waits for a connection before it answers from the
+    /// cache or fails.
+    package init(connection: (any DatabaseConnection)?, persistence: PersistenceManager? = nil, clock: @escaping () -> Date = Date.init,
+                 getDataWait: TimeInterval = 3, deliver: @escaping ([DatabaseEvent]) -> Void) {
         self.connection = connection
         self.deliver = deliver
         self.clock = clock
@@ -45,11 +47,12 @@ package final class Repo: @unchecked Sendable {
         listens = ConnectionListenProvider(connection: connection)
         listens.repo = self
         queue.sync {
-            syncTree = SyncTree(listenProvider: listens)
+            syncTree = SyncTree(listenProvider: listens, persistence: persistence)
             infoTree = SyncTree(listenProvider: InfoListenProvider())
             updateInfo(Repo.connectedKey, Node(leaf: .bool(false)))
         }
         connection?.delegate = self
+        queue.sync { restoreWrites() }
         connection?.resume()
     }
 
@@ -93,10 +96,9 @@ package final class Repo: @unchecked Sendable {
             let resolved = ServerValues.resolve(node, existing: existing, timestamp: serverTimestamp())
             let writeId = nextWriteId
             nextWriteId += 1
+            syncTree.persistence?.saveUserOverwrite(path, node, writeId: writeId)
             deliver(syncTree.applyUserOverwrite(path, resolved, writeId: writeId))
-            track("p \(path)", { connection?.put(path, node.exportJSON(), hash: nil, onComplete: $0) }) { [self] status in
-                finishWrite(writeId, status, completion)
-            }
+            sendOverwrite(writeId, path, node, completion)
         }
     }
 
@@ -111,11 +113,51 @@ package final class Repo: @unchecked Sendable {
             }
             let writeId = nextWriteId
             nextWriteId += 1
+            syncTree.persistence?.saveUserMerge(path, children, writeId: writeId)
             deliver(syncTree.applyUserMerge(path, resolved, writeId: writeId))
-            var wire: [String: JSONValue] = [:]
-            for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
-            track("m \(path)", { connection?.merge(path, wire, onComplete: $0) }) { [self] status in
-                finishWrite(writeId, status, completion)
+            sendMerge(writeId, path, children, completion)
+        }
+    }
+
+    private func sendOverwrite(_ writeId: Int, _ path: DatabasePath, _ node: Node, _ completion: @escaping @Sendable (WriteStatus) -> Void) {
+        track("p \(path)", { connection?.put(path, node.exportJSON(), hash: nil, onComplete: $0) }) { [self] status in
+            finishWrite(writeId, status, completion)
+        }
+    }
+
+    private func sendMerge(_ writeId: Int, _ path: DatabasePath, _ children: [(DatabasePath, Node)], _ completion: @escaping @Sendable (WriteStatus) -> Void) {
+        var wire: [String: JSONValue] = [:]
+        for (relative, node) in children { wire[relative.keys.joined(separator: "/")] = node.exportJSON() }
+        track("m \(path)", { connection?.merge(path, wire, onComplete: $0) }) { [self] status in
+            finishWrite(writeId, status, completion)
+        }
+    }
+
+    /// Applies and sends again, in write order, the pending writes an earlier session left in the cache, with server
+    /// values resolved anew (Firebase's `restoreWrites`). Their completion blocks went with that session: one line
+    /// says so, and a rejection is logged.
+    private func restoreWrites() {
+        guard let writes = syncTree.persistence?.pendingWrites, !writes.isEmpty else { return }
+        DatabaseLog.always("\(writes.count) pending write(s) of an earlier session were restored from the cache and are sent again; "
+            + "their completion blocks were lost with that session")
+        let timestamp = serverTimestamp()
+        for write in writes {
+            let writeId = Int(write.id)
+            nextWriteId = max(nextWriteId, writeId + 1)
+            let completion: @Sendable (WriteStatus) -> Void = { [path = write.path] status in
+                if status != .ok { DatabaseLog.always("a restored write at \(path) failed: \(status)") }
+            }
+            if let node = write.overwrite {
+                let existing = syncTree.calcCompleteEventCache(write.path) ?? .empty
+                deliver(syncTree.applyUserOverwrite(write.path, ServerValues.resolve(node, existing: existing, timestamp: timestamp), writeId: writeId))
+                sendOverwrite(writeId, write.path, node, completion)
+            } else if let children = write.merge {
+                let resolved = children.map { relative, node in
+                    let existing = syncTree.calcCompleteEventCache(write.path.child(relative)) ?? .empty
+                    return (relative, ServerValues.resolve(node, existing: existing, timestamp: timestamp))
+                }
+                deliver(syncTree.applyUserMerge(write.path, resolved, writeId: writeId))
+                sendMerge(writeId, write.path, children, completion)
             }
         }
     }
@@ -157,6 +199,9 @@ package final class Repo: @unchecked Sendable {
     // MARK: Connection state
 
     package func goOffline() { onQueue { [self] in connection?.interrupt() } }
+
+    /// Closes the cache on disk once everything queued so far ran (the app was deleted); the repo goes on in memory.
+    package func closePersistence() { queue.sync { syncTree.persistence?.close() } }
     package func goOnline() { onQueue { [self] in connection?.resume() } }
 
     /// Runs `body` on the queue, after everything queued before it. The repo's state is only touched there.

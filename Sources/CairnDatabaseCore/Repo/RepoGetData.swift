@@ -16,7 +16,9 @@ struct WaitingGet {
 /// `getData` (Firebase's `FRepo getData:`): data that is complete locally (as a new `value` observer would see it at
 /// once) answers immediately; otherwise the server is asked (`g`), waiting up to ``getDataWait`` for a connection.
 /// The server's answer is applied as server data and returned. When the server refuses or no connection comes, the
-/// local data answers if it became complete meanwhile; otherwise the request fails. `.info` paths answer locally.
+/// local data answers if it became complete meanwhile; when no connection comes, whatever the cache on disk holds
+/// for the query answers, even incomplete (Firebase's rule); otherwise the request fails. `.info` paths answer
+/// locally.
 ///
 /// ```swift
 /// repo.getValue(QuerySpec(path: path)) { result in ... }   // .success(node) or .failure(.offline)
@@ -26,7 +28,7 @@ extension Repo {
         onQueue { [self] in
             if Repo.isInfo(query.path) { return completion(.success(infoData.child(query.path.popFront))) }
             if let local = syncTree.completeValue(for: query) { return completion(.success(local)) }
-            guard connection != nil else { return completion(.failure(.offline)) }
+            guard connection != nil else { return answerFromCache(query, or: .offline, completion) }
             if isConnected { return sendGet(query, completion) }
             let number = nextGetNumber
             nextGetNumber += 1
@@ -70,6 +72,7 @@ extension Repo {
 
     private func answerFromCache(_ query: QuerySpec, or failure: GetDataFailure, _ completion: (Result<Node, GetDataFailure>) -> Void) {
         if let local = syncTree.completeValue(for: query) { return completion(.success(local)) }
+        if failure == .offline, let persisted = syncTree.persistedValue(for: query) { return completion(.success(persisted)) }
         completion(.failure(failure))
     }
 }

@@ -18,9 +18,14 @@ package final class SyncTree {
     private var queryKeyToTag: [String: Int] = [:]
     private var queryKeyToQuery: [String: QuerySpec] = [:]
     private var nextQueryTag = 1
+    /// The cache on disk, nil in memory-only mode (`isPersistenceEnabled` false): server data, completed listens,
+    /// acknowledged writes and query use go to it, and new views start from it (Docs/Database.md, "Offline
+    /// persistence").
+    package let persistence: PersistenceManager?
 
-    package init(listenProvider: any ListenProvider) {
+    package init(listenProvider: any ListenProvider, persistence: PersistenceManager? = nil) {
         self.listenProvider = listenProvider
+        self.persistence = persistence
     }
 
     // MARK: User writes
@@ -40,7 +45,9 @@ package final class SyncTree {
     /// Removes a write once the server acknowledged (`revert == false`) or rejected it, re-evaluating the views.
     package func ackUserWrite(_ writeId: Int, revert: Bool = false) -> [DatabaseEvent] {
         guard let write = pendingWriteTree.write(writeId) else { return [] }
-        guard pendingWriteTree.removeWrite(writeId) else { return [] }
+        let needsReevaluation = pendingWriteTree.removeWrite(writeId)
+        if write.visible { persistence?.userWriteFinished(write, acked: !revert) }
+        guard needsReevaluation else { return [] }
         var affected = ImmutableTree<Bool>()
         if write.snap != nil {
             affected = affected.setting(.root, true)
@@ -52,6 +59,7 @@ package final class SyncTree {
 
     /// Reverts every pending write at once (Firebase's `removeAllWrites`), raising the reverting events.
     package func removeAllWrites() -> [DatabaseEvent] {
+        persistence?.removeAllUserWrites()
         guard pendingWriteTree.removeAllWrites() else { return [] }
         return applyToSyncPoints(.ackUserWrite(.root, affected: ImmutableTree<Bool>().setting(.root, true), revert: true))
     }
@@ -59,29 +67,35 @@ package final class SyncTree {
     // MARK: Server data
 
     package func applyServerOverwrite(_ path: DatabasePath, _ node: Node) -> [DatabaseEvent] {
-        applyToSyncPoints(.overwrite(.server, path, node))
+        persistence?.updateServerCache(node, for: QuerySpec(path: path))
+        return applyToSyncPoints(.overwrite(.server, path, node))
     }
 
     package func applyServerMerge(_ path: DatabasePath, _ children: [(DatabasePath, Node)]) -> [DatabaseEvent] {
-        applyToSyncPoints(.merge(.server, path, SyncTree.mergeTree(children)))
+        persistence?.updateServerCache(merge: children, at: path)
+        return applyToSyncPoints(.merge(.server, path, SyncTree.mergeTree(children)))
     }
 
     package func applyListenComplete(_ path: DatabasePath) -> [DatabaseEvent] {
-        applyToSyncPoints(.listenComplete(.server, path))
+        persistence?.setQueryComplete(QuerySpec(path: path))
+        return applyToSyncPoints(.listenComplete(.server, path))
     }
 
     package func applyTaggedQueryOverwrite(_ path: DatabasePath, _ node: Node, tag: Int) -> [DatabaseEvent] {
         guard let query = queryForTag(tag), let relative = DatabasePath.relative(from: query.path, to: path) else { return [] }
+        persistence?.updateServerCache(node, for: relative.isEmpty ? query : QuerySpec(path: path))
         return applyTagged(query, .overwrite(.serverTaggedQuery(query.identifier), relative, node))
     }
 
     package func applyTaggedQueryMerge(_ path: DatabasePath, _ children: [(DatabasePath, Node)], tag: Int) -> [DatabaseEvent] {
         guard let query = queryForTag(tag), let relative = DatabasePath.relative(from: query.path, to: path) else { return [] }
+        persistence?.updateServerCache(merge: children, at: path)
         return applyTagged(query, .merge(.serverTaggedQuery(query.identifier), relative, SyncTree.mergeTree(children)))
     }
 
     package func applyTaggedListenComplete(_ path: DatabasePath, tag: Int) -> [DatabaseEvent] {
         guard let query = queryForTag(tag), let relative = DatabasePath.relative(from: query.path, to: path) else { return [] }
+        persistence?.setQueryComplete(query)
         return applyTagged(query, .listenComplete(.serverTaggedQuery(query.identifier), relative))
     }
 
@@ -170,6 +184,13 @@ package final class SyncTree {
             syncPoint = SyncPoint()
             syncPointTree = syncPointTree.setting(path, syncPoint)
         }
+        let viewAlreadyExists = syncPoint.viewForQuery(query) != nil
+        if !viewAlreadyExists { persistence?.setQueryActive(query) }
+        var persisted: CacheNode?
+        if serverCache == nil, let persistence {
+            let cached = persistence.serverCache(for: query)
+            if cached.isFullyInitialized { serverCache = cached.node } else { persisted = cached }
+        }
         let serverCacheComplete = serverCache != nil
         var cache = serverCache ?? .empty
         if !serverCacheComplete {
@@ -179,8 +200,11 @@ package final class SyncTree {
                     cache = cache.updateImmediateChild(key, complete)
                 }
             }
+            // Children the cache knows complete, where no sync point below had them (Firebase's partial cache).
+            for child in persisted?.node.sortedChildren(by: .key) ?? [] where !cache.hasChild(child.name) {
+                cache = cache.updateImmediateChild(child.name, child.node)
+            }
         }
-        let viewAlreadyExists = syncPoint.viewForQuery(query) != nil
         if !viewAlreadyExists && !query.params.loadsAllData {
             let tag = nextQueryTag
             nextQueryTag += 1
@@ -190,6 +214,10 @@ package final class SyncTree {
         }
         let writes = WriteTreeRef(path: path, writeTree: pendingWriteTree)
         var events = syncPoint.addRegistration(registration, for: query, writes: writes, serverCache: cache, serverCacheComplete: serverCacheComplete)
+        if !viewAlreadyExists, !query.params.loadsAllData, let persistence, let view = syncPoint.viewForQuery(query) {
+            persistence.setTrackedQueryKeys(Set(view.viewCache.eventCache.node.childKeys), for: query)
+            view.keysChanged = { [weak persistence] keys in persistence?.setTrackedQueryKeys(keys, for: query) }
+        }
         if !viewAlreadyExists && !foundAncestorDefaultView, let view = syncPoint.viewForQuery(query) {
             events += setUpListener(query, view)
         }
@@ -224,6 +252,7 @@ package final class SyncTree {
                 }
             }
         }
+        for removedQuery in removed { persistence?.setQueryInactive(removedQuery) }
         for removedQuery in removed where !removedQuery.params.loadsAllData {
             if let tag = queryKeyToTag.removeValue(forKey: removedQuery.key) { tagToQueryKey[tag] = nil }
             queryKeyToQuery[removedQuery.key] = nil

@@ -5,6 +5,9 @@ package final class View {
     package private(set) var viewCache: ViewCache
     package private(set) var registrations: [any EventRegistration] = []
     let eventGenerator: EventGenerator
+    /// Called with the event cache's child keys when children were added or removed (the cache's tracked keys of
+    /// a filtered query).
+    var keysChanged: ((Set<String>) -> Void)?
 
     package init(query: QuerySpec, initialViewCache: ViewCache) {
         self.query = query
@@ -65,6 +68,9 @@ package final class View {
     package func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [DatabaseEvent] {
         let (newCache, changes) = processor.apply(operation, to: viewCache, writes: writes, completeCache: completeServerCache)
         viewCache = newCache
+        if let keysChanged, changes.contains(where: { $0.type == .childAdded || $0.type == .childRemoved }) {
+            keysChanged(Set(newCache.eventCache.node.childKeys))
+        }
         return eventGenerator.events(for: changes, eventCache: newCache.eventCache.node, registrations: registrations)
     }
 

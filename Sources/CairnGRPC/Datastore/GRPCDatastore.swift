@@ -14,7 +14,7 @@ import CairnLocalStore
 ///     configuration: .success(.emulator(databaseID: database, host: "127.0.0.1", port: 8080)),
 ///     databaseID: database, queue: queue)
 /// ```
-package final class GRPCDatastore: Datastore, @unchecked Sendable {
+package final class GRPCDatastore: Datastore {
     package let databaseID: DatabaseID
     private let connection: Result<FirestoreRPC, FirestoreErrorCode>
     private let queue: AsyncQueue
@@ -69,12 +69,13 @@ package final class GRPCDatastore: Datastore, @unchecked Sendable {
         Task { try? await rpc.rollback(transactionID) }
     }
 
-    /// Runs `call` off the queue and hands its result to `completion` on the queue.
+    /// Runs `call` off the queue and hands its result to `completion` on the queue (called on the queue: the
+    /// completion is bound to it while the call runs).
     private func run<T: Sendable>(
         _ completion: @escaping (Result<T, FirestoreErrorCode>) -> Void,
         _ call: @escaping @Sendable (FirestoreRPC) async throws(FirestoreErrorCode) -> T
     ) {
-        let callback = QueueCallback(completion)
+        let callback = QueueBound(completion, on: queue)
         let queue = self.queue
         switch connection {
         case .failure(let error):
@@ -91,11 +92,4 @@ package final class GRPCDatastore: Datastore, @unchecked Sendable {
             }
         }
     }
-}
-
-/// A callback that is only ever called on the core's queue, carried across the RPC's task.
-struct QueueCallback<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) { self.value = value }
 }

@@ -31,21 +31,27 @@ extension WriteStream.Event: GRPCStreamEvent {}
 ///
 /// ```swift
 /// let lifecycle = GRPCStreamLifecycle(connection: connection, queue: queue) { $0.makeListenStream() }
-/// lifecycle.start { [self] event in handle(event) }
+/// lifecycle.start { [weak self] event in self?.handle(event) }
 /// lifecycle.stop()?.cancel()
 /// ```
-final class GRPCStreamLifecycle<Call: GRPCStreamCall>: @unchecked Sendable {
+final class GRPCStreamLifecycle<Call: GRPCStreamCall>: Sendable {
     private let connection: Result<FirestoreRPC, FirestoreErrorCode>
     private let queue: AsyncQueue
     private let makeCall: @Sendable (FirestoreRPC) -> Call
-    // Every property below is read and written on the queue only.
-    /// The running call, nil while stopped.
-    private(set) var call: Call?
-    /// Counts starts and stops, so that events of an earlier call are dropped.
-    private var generation = 0
-    private var localFailure: FirestoreErrorCode?
-    private(set) var isStarted = false
-    private(set) var isOpen = false
+    /// What changes between starts and stops, confined to the queue (every access checks it).
+    private let state: QueueBound<State>
+
+    private struct State {
+        /// The running call, nil while stopped.
+        var call: Call?
+        /// Counts starts and stops, so that events of an earlier call are dropped.
+        var generation = 0
+        var localFailure: FirestoreErrorCode?
+        var isStarted = false
+        var isOpen = false
+        /// The adapter's event handler of the current life.
+        var handle: ((Call.Event) -> Void)?
+    }
 
     init(
         connection: Result<FirestoreRPC, FirestoreErrorCode>, queue: AsyncQueue,
@@ -54,15 +60,24 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: @unchecked Sendable {
         self.connection = connection
         self.queue = queue
         self.makeCall = makeCall
+        state = QueueBound(handingOver: State(), to: queue)
     }
 
+    /// The running call, nil while stopped.
+    var call: Call? { state.value.call }
+    var isStarted: Bool { state.value.isStarted }
+    var isOpen: Bool { state.value.isOpen }
+
     /// Opens a new call (stop the previous one first); `handle` gets its events on the queue until the next stop.
-    func start(_ handle: @escaping @Sendable (Call.Event) -> Void) {
-        isStarted = true
-        let attempt = generation
+    /// The lifecycle keeps `handle` until then: an adapter passes a closure that holds it weakly.
+    func start(_ handle: @escaping (Call.Event) -> Void) {
+        state.value.isStarted = true
+        state.value.handle = handle
+        let attempt = state.value.generation
         let forward: @Sendable (Call.Event) -> Void = { [self, queue] event in
             queue.enqueue { [self] in
-                if attempt == generation && isStarted { handle(event) }
+                let current = state.value
+                if attempt == current.generation && current.isStarted { current.handle?(event) }
             }
         }
         switch connection {
@@ -70,8 +85,8 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: @unchecked Sendable {
             forward(.closed(error))
         case .success(let rpc):
             let call = makeCall(rpc)
-            self.call = call
-            // Holds the adapter until the call's events end, which a stop (cancel or close) brings about.
+            state.value.call = call
+            // Holds the lifecycle until the call's events end, which a stop (cancel or close) brings about.
             Task {
                 for await event in call.events { forward(event) }
             }
@@ -82,31 +97,27 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: @unchecked Sendable {
     /// Ends the current life: later events are dropped. Returns the running call for the adapter to end (cancel,
     /// or close cleanly), nil when there is none.
     func stop() -> Call? {
-        generation += 1
-        isStarted = false
-        isOpen = false
-        localFailure = nil
-        defer { call = nil }
+        let call = state.value.call
+        state.value = State(generation: state.value.generation + 1)
         return call
     }
 
     /// The call is open and takes requests.
     func didOpen() {
-        isOpen = true
+        state.value.isOpen = true
     }
 
     /// The call ended by itself: the stream is stopped, and the error to report is returned (an error found on
     /// this side wins over the call's own, which is then `cancelled`).
     func didClose(_ error: FirestoreErrorCode?) -> FirestoreErrorCode? {
-        let cause = localFailure ?? error
-        call = nil
+        let cause = state.value.localFailure ?? error
         _ = stop()
         return cause
     }
 
     /// Ends the call because of `error`, found on this side; ``didClose(_:)`` reports it.
     func fail(_ error: FirestoreErrorCode) {
-        localFailure = error
-        call?.cancel()
+        state.value.localFailure = error
+        state.value.call?.cancel()
     }
 }

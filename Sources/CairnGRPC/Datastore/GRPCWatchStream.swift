@@ -5,7 +5,7 @@ import CairnLocalStore
 /// The core's `WatchStream` over a ``ListenStream``: each ``start()`` opens a new gRPC call, whose events are
 /// forwarded to the delegate on the core's queue. ``stop()`` cancels the call; its later events are dropped (a
 /// stop never notifies the delegate). The lifecycle is ``GRPCStreamLifecycle``'s.
-final class GRPCWatchStream: WatchStream, @unchecked Sendable {
+final class GRPCWatchStream: WatchStream {
     private let lifecycle: GRPCStreamLifecycle<ListenStream>
     private weak var delegate: (any WatchStreamDelegate)?
 
@@ -19,7 +19,7 @@ final class GRPCWatchStream: WatchStream, @unchecked Sendable {
 
     func start() {
         stop()
-        lifecycle.start { [self] event in handle(event) }
+        lifecycle.start { [weak self] event in self?.handle(event) }
     }
 
     func stop() {

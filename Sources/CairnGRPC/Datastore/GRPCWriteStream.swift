@@ -5,10 +5,10 @@ import CairnModel
 /// the delegate on the core's queue. ``stop()`` ends the call without notifying the delegate: after a completed
 /// handshake it first sends the empty final write with the last stream token, as Firebase does. The lifecycle is
 /// ``GRPCStreamLifecycle``'s.
-final class GRPCWriteStream: CairnCore.WriteStream, @unchecked Sendable {
+final class GRPCWriteStream: CairnCore.WriteStream {
     private let lifecycle: GRPCStreamLifecycle<CairnGRPC.WriteStream>
     private weak var delegate: (any WriteStreamDelegate)?
-    /// Read and written on the queue only.
+    /// Read and written on the queue only (the adapter is not `Sendable`: it never leaves the queue).
     private(set) var handshakeComplete = false
     var lastStreamToken: [UInt8] = []
 
@@ -23,7 +23,7 @@ final class GRPCWriteStream: CairnCore.WriteStream, @unchecked Sendable {
     func start() {
         stop()
         handshakeComplete = false
-        lifecycle.start { [self] event in handle(event) }
+        lifecycle.start { [weak self] event in self?.handle(event) }
     }
 
     func stop() {
