@@ -115,4 +115,18 @@ struct ConnectionPushTests {
         #expect(harness.socket.isClosed)
         #expect(harness.clock.pendingDelays == [1])
     }
+
+    @Test("sd prints each line of the rules debug output; e reports the server's error; neither closes the connection")
+    func securityDebugAndErrors() {
+        let harness = ConnectionHarness()
+        harness.connect()
+        harness.socket.push("sd", .parse(#"{"msg":"Attempt to read /a with auth=null\n  /:.read: false"}"#))
+        harness.socket.control(WireControl.error, .string("Invalid data node"))
+        harness.settle()
+        let lines = harness.logLines.values
+        #expect(lines.contains("Attempt to read /a with auth=null"))
+        #expect(lines.contains("  /:.read: false"))
+        #expect(lines.contains("Server error: Invalid data node"))
+        #expect(!harness.socket.isClosed)
+    }
 }
