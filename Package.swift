@@ -30,9 +30,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // Insecure.MD5 for the bloom filters of existence filters, SHA-1 for the Realtime Database node hash.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        // The local Realtime Database server (CairnDatabaseServer): HTTP/1.1, WebSocket. Already in the graph
-        // through grpc-swift-nio-transport; listed to use its products directly.
+        // The Realtime Database's WebSocket client (CairnDatabase: NIOWebSocket, NIOHTTP1, NIOPosix; NIOSSL for wss://)
+        // and the local server (CairnDatabaseServer: HTTP/1.1, WebSocket). Already in the graph through
+        // grpc-swift-nio-transport; listed to use their products directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
@@ -92,8 +94,8 @@ let package = Package(
         // talks gRPC (CairnGRPC) unless its settings inject another datastore.
         .target(name: "Cairn", dependencies: ["CairnApp", "CairnCore", "CairnGRPC", "CairnModel", "CairnLocalStore", "SegmentLog"]),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
-        // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, and the
-        // Firestore emulator launcher.
+        // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, the
+        // Firestore emulator launcher, and a test section exclusive across suites.
         .target(
             name: "CairnTestSupport",
             dependencies: ["SegmentLog"]
@@ -206,11 +208,41 @@ let package = Package(
             name: "CairnDatabaseCore",
             dependencies: ["SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // Realtime Database: the public API (Firebase's Swift names) over the core's Repo.
-        .target(name: "CairnDatabase", dependencies: ["CairnApp", "CairnDatabaseCore"]),
+        // Realtime Database: the public API (Firebase's Swift names) over the core's Repo, and the v5 WebSocket
+        // connection (Connection/) on swift-nio.
+        .target(
+            name: "CairnDatabase",
+            dependencies: [
+                "CairnApp",
+                "CairnDatabaseCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(
             name: "CairnDatabaseTests",
-            dependencies: ["CairnDatabase", "CairnDatabaseCore"]
+            dependencies: ["CairnDatabase", "CairnDatabaseCore", "CairnTestSupport"]
+        ),
+        // Two Database instances (two apps) through the local server on a loopback port: listeners across clients,
+        // .info/connected across a server restart, onDisconnect, transactions from both.
+        .testTarget(
+            name: "CairnDatabaseEndToEndTests",
+            dependencies: ["CairnDatabase", "CairnDatabaseCore", "CairnDatabaseServer", "CairnTestSupport"]
+        ),
+        // The v5 persistent connection against a scripted transport: handshake, requests and answers, pushes,
+        // restore order after a reconnect, backoff, keepalive, frames.
+        .testTarget(
+            name: "CairnDatabaseConnectionTests",
+            dependencies: [
+                "CairnDatabase", "CairnDatabaseCore",
+                // A raw loopback server for the WebSocket client's own tests (the upgrade, frames, refusals).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "CairnDatabaseCoreTests",

@@ -1,5 +1,6 @@
 import CairnDatabase
 import CairnDatabaseCore
+import CairnTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -95,18 +96,21 @@ struct DatabaseAPITests {
     }
 
     @Test("The class-level goOffline and goOnline reach every started database and start none")
-    func classLevelConnection() {
-        let (first, firstConnection) = makeDatabase()
-        let (_, unstarted) = makeDatabase()
-        first.reference(withPath: "x").observe(.value) { _ in }
-        first.waitForCallbacks()
-        DatabaseReference.goOffline()
-        first.waitForCallbacks()
-        #expect(firstConnection.interrupted)
-        #expect(unstarted.delegate == nil)
-        DatabaseReference.goOnline()
-        first.waitForCallbacks()
-        #expect(!firstConnection.interrupted)
+    func classLevelConnection() async {
+        // Every database of the process goes offline: not while the end-to-end tests hold connections.
+        await ExclusiveTestSection.realtimeDatabaseConnections.run {
+            let (first, firstConnection) = makeDatabase()
+            let (_, unstarted) = makeDatabase()
+            first.reference(withPath: "x").observe(.value) { _ in }
+            first.waitForCallbacks()
+            DatabaseReference.goOffline()
+            first.waitForCallbacks()
+            #expect(firstConnection.interrupted)
+            #expect(unstarted.delegate == nil)
+            DatabaseReference.goOnline()
+            first.waitForCallbacks()
+            #expect(!firstConnection.interrupted)
+        }
     }
 
     @Test("setLoggingEnabled logs requests, answers and the connection while on, nothing while off")

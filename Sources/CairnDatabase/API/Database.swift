@@ -13,8 +13,9 @@ import Foundation
 /// db.reference(withPath: "scores").observe(.childAdded) { snapshot in print(snapshot.key) }
 /// ```
 ///
-/// Cairn does not connect to a server yet: a database stays offline (listens see local writes, writes stay
-/// pending) until the network connection arrives (Docs/Database.md).
+/// A database connects to its server over Firebase's protocol v5 (a WebSocket to `databaseURL`'s host, or to the
+/// emulator that ``useEmulator(withHost:port:)`` or `FIREBASE_DATABASE_EMULATOR_HOST` names), reconnecting with
+/// Firebase's backoff; ``authTokenProvider`` supplies the token for production (Docs/Database.md).
 public final class Database: @unchecked Sendable {
     /// The app this database belongs to.
     public private(set) weak var app: FirebaseApp?
@@ -27,6 +28,7 @@ public final class Database: @unchecked Sendable {
     private var storedPersistence = false
     private var storedCacheSize: UInt = 10 * 1024 * 1024
     private var storedQueue = DispatchQueue.main
+    private var storedTokenProvider: AuthTokenProvider?
     private var storedCacheDirectory: String?
     private var nextHandle: DatabaseHandle = 1
 
@@ -174,6 +176,20 @@ public final class Database: @unchecked Sendable {
         set { setting("setCallbackQueue") { $0.storedQueue = newValue } }
     }
 
+    /// Returns the token the connection authenticates with (`auth`): a Firebase ID token (a JWT) or a database
+    /// secret, or nil to connect unauthenticated. Called before each connection attempt; cache inside the provider.
+    public typealias AuthTokenProvider = @Sendable () async throws -> String?
+
+    /// Where the connection gets its auth token (Cairn; Firebase takes it from Firebase Auth, which Cairn does not
+    /// have; the same shape as Firestore's `FirestoreSettings.AuthTokenProvider`). `nil` (the default): no `auth`
+    /// request, the server's rules see `auth == null`; against an emulator, the token `owner` (full access), as
+    /// Firebase's SDKs send (a provider set for an emulator picks the identity instead, like the JS SDK's mock user
+    /// token). Set before first use. A token never reaches the log.
+    public var authTokenProvider: AuthTokenProvider? {
+        get { lock.withLock { storedTokenProvider } }
+        set { setting("setAuthTokenProvider") { $0.storedTokenProvider = newValue } }
+    }
+
     /// Connects to the Realtime Database emulator at `host:port` instead of `databaseURL`'s host.
     public func useEmulator(withHost host: String, port: Int) {
         let frozen = lock.withLock { started != nil }
@@ -183,8 +199,8 @@ public final class Database: @unchecked Sendable {
         lock.withLock { url.emulatorHost = "\(host):\(port)" }
     }
 
-    /// Cairn: the connection the database uses (the network one later, a scripted one in tests), the clock, and how
-    /// long `getData` waits for a connection (Firebase: 3 s); before first use.
+    /// Cairn: the connection the database uses instead of its WebSocket connection (a scripted one in tests), the
+    /// clock, and how long `getData` waits for a connection (Firebase: 3 s); before first use.
     package func useConnection(_ connection: any DatabaseConnection, clock: @escaping @Sendable () -> Date = { Date() },
                                getDataWait: TimeInterval = 3) {
         setting("useConnection") {
@@ -229,6 +245,7 @@ public final class Database: @unchecked Sendable {
         return lock.withLock {
             if let started { return started }
             let queue = storedQueue
+            let connection = connection ?? PersistentConnection(endpoint: DatabaseEndpoint(url: url), tokenProvider: storedTokenProvider)
             let persistence = directory.flatMap {
                 DatabaseCacheOpener.open(at: $0, policy: CachePolicy(maxBytes: UInt64(storedCacheSize)))
             }

@@ -1,0 +1,10 @@
+import CairnDatabaseCore
+
+extension DatabaseLog {
+    /// A warning Firebase always prints (a server shutdown or error, failed authentication, security-rules debug
+    /// output): written whether or not debug logging is on.
+    static func warn(_ message: String) {
+        let deliver = sink.withLock { $0 }
+        deliver(message)
+    }
+}

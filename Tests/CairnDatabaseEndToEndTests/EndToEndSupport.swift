@@ -1,0 +1,83 @@
+import CairnDatabase
+import CairnDatabaseCore
+import CairnDatabaseServer
+import Foundation
+
+/// The local server on a free loopback port, and clients of one namespace connected to it as to an emulator.
+final class ServerFixture: @unchecked Sendable {
+    let namespace = "e2e-" + UUID().uuidString.prefix(8).lowercased()
+    private(set) var server: DatabaseServer
+    private(set) var port = 0
+
+    init() { server = DatabaseServer(configuration: Self.configuration(port: 0)) }
+
+    /// The server's idle timeout is long here: these tests are not about it, and on a loaded machine an event loop
+    /// that stalls past the 90 s default closes connections whose keepalives it has not read yet.
+    private static func configuration(port: Int) -> DatabaseServerConfiguration {
+        var configuration = DatabaseServerConfiguration()
+        configuration.port = port
+        configuration.idleTimeout = .seconds(600)
+        return configuration
+    }
+
+    func start() async throws {
+        port = try await server.start()
+    }
+
+    func stop() async { await server.stop() }
+
+    /// A new server on the same port (in memory: it starts empty).
+    func restart() async throws {
+        server = DatabaseServer(configuration: Self.configuration(port: port))
+        port = try await server.start()
+    }
+
+    /// A database of its own app, pointed at the server with `useEmulator`, callbacks on a private queue; with a
+    /// token provider it connects as that user instead of `owner`.
+    func makeClient(token: String? = nil) -> Database {
+        let name = "e2e-app-" + UUID().uuidString.prefix(8).lowercased()
+        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
+        options.databaseURL = "https://\(namespace).firebaseio.com"
+        FirebaseApp.configure(name: name, options: options)
+        let database = Database.database(app: FirebaseApp.app(name: name)!)
+        database.callbackQueue = DispatchQueue(label: "e2e.callbacks." + name)
+        database.useEmulator(withHost: "127.0.0.1", port: port)
+        if let token { database.authTokenProvider = { token } }
+        return database
+    }
+
+    /// The server's data at `path`, as JSON.
+    func serverValue(_ path: String) -> JSONValue {
+        server.core.read(namespace: namespace, path: DatabasePath(unvalidated: path)).exportJSON()
+    }
+}
+
+/// The values a `value` observer saw, in order.
+final class ValueLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    func add(_ value: Any?) {
+        let text: String
+        switch value {
+        case nil, is NSNull: text = "null"
+        case let string as String: text = string
+        case let number as NSNumber: text = number.stringValue
+        default: text = "\(value!)"
+        }
+        lock.withLock { stored.append(text) }
+    }
+
+    var values: [String] { lock.withLock { stored } }
+    var last: String? { values.last }
+}
+
+/// Waits (suspending, not blocking) up to `seconds` for `condition`.
+func eventually(seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return true
+}
