@@ -73,6 +73,7 @@ struct DatabaseCommand: ParsableCommand {
         let database = Database.database(app: app)
         database.isPersistenceEnabled = true
         database.usePersistenceDirectory(copy)
+        database.useConnection(OfflineDatabaseConnection())
         database.callbackQueue = DispatchQueue(label: "bench.callbacks")
         let fired = DispatchSemaphore(value: 0)
         let start = ContinuousClock.now

@@ -19,7 +19,7 @@ struct AdminSDKInteropTests {
         listener.send("q", json(#"{"p":"/interop/scores","h":"","t":1,"q":{"i":"score","l":2,"vf":"r"}}"#))
         _ = listener.take()
 
-        let outcome = try AdminSDKPeer.runScript(port: port, namespace: namespace)
+        let outcome = try await AdminSDKPeer.runScript(port: port, namespace: namespace)
         await server.stop()
         try #require(outcome.status == 0, "the Python peer failed: \(outcome)")
         let seen = try #require(outcome.output.split(separator: "\n").last.map { json(String($0)) }, "\(outcome)")

@@ -39,12 +39,22 @@ enum AdminSDKPeer {
         var description: String { "exit \(status)\nstdout: \(output)\nstderr: \(errors.suffix(4000))" }
     }
 
-    /// Runs the peer script against the server on `port`, for `namespace`.
-    static func runScript(port: Int, namespace: String) throws -> Outcome {
+    /// Runs the peer script against the server on `port`, for `namespace`. The wait for the script happens on a
+    /// dispatch thread: blocking one of the cooperative pool's few threads could starve the in-process server the
+    /// script talks to.
+    static func runScript(port: Int, namespace: String) async throws -> Outcome {
         try #require(missingReason == nil, "\(missingReason ?? "")")
-        return try run(python, [script, namespace], environment: [
-            "FIREBASE_DATABASE_EMULATOR_HOST": "127.0.0.1:\(port)", "PYTHONDONTWRITEBYTECODE": "1",
-        ])
+        let (python, script) = (Self.python, Self.script)
+        let result: Result<Outcome, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result {
+                    try run(python, [script, namespace], environment: [
+                        "FIREBASE_DATABASE_EMULATOR_HOST": "127.0.0.1:\(port)", "PYTHONDONTWRITEBYTECODE": "1",
+                    ])
+                })
+            }
+        }
+        return try result.get()
     }
 
     private static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Outcome {

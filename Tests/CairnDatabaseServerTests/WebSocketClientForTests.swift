@@ -55,8 +55,11 @@ enum WebSocketClient {
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration(
                         upgradeRequestHead: head, upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(Upgrade.refused) })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: configuration))
+                    // The hello may arrive in the same read as the 101: forward those bytes (NIO drops them by
+                    // default, and the client would then wait for a hello that never comes).
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
         guard case .webSocket(let channel) = try await negotiation.get() else {
