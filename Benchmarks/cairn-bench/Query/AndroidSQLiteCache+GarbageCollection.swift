@@ -32,19 +32,10 @@ extension AndroidSQLiteCache {
             let orphanCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(orphans))") ?? 0
             let count = min((targets + orphanCount) * 10 / 100, 1000)
             guard count > 0 else { return false }
-            // The n-th smallest sequence number (a rolling buffer of the n smallest, as RollingSequenceNumberBuffer).
-            var smallest: [Int] = []
-            let sequences = try Int.fetchCursor(db, sql: "SELECT sequence_number FROM (\(orphans))")
-            while let sequence = try sequences.next() {
-                if smallest.count < count {
-                    smallest.append(sequence)
-                    if smallest.count == count { smallest.sort() }
-                } else if sequence < smallest[count - 1] {
-                    smallest.insert(sequence, at: smallest.firstIndex { $0 > sequence } ?? count - 1)
-                    smallest.removeLast()
-                }
-            }
-            let upperBound = smallest.max() ?? 0
+            var sequences: [Int] = []
+            let cursor = try Int.fetchCursor(db, sql: "SELECT sequence_number FROM (\(orphans))")
+            while let sequence = try cursor.next() { sequences.append(sequence) }
+            let upperBound = nthSmallestSequenceNumber(sequences, count: count)
             var removed = 0
             var lastPath = ""
             while true {

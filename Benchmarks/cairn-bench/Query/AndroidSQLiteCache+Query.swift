@@ -44,14 +44,14 @@ extension AndroidSQLiteCache {
         for scan in scans {
             guard let id = indexes.first(where: { $0.index == scan.index })?.id else { continue }
             for range in scan.ranges {
-                let bounds = try columnBounds(range, scan)
+                let bounds = try IndexColumns.split(range, scan, engine: "sqlite")
                 let statement = try db.cachedStatement(sql: """
                     SELECT document_key FROM index_entries WHERE index_id = ? AND uid = ? AND array_value = ?
                       AND directional_value >= ? AND directional_value < ?
                       ORDER BY directional_value, document_key LIMIT ?
                     """)
                 let rows = try String.fetchCursor(
-                    statement, arguments: [id, uid, bounds.array, bounds.lower, bounds.upper, sqlLimit ?? -1])
+                    statement, arguments: [id, uid, Data(bounds.array), Data(bounds.lower), Data(bounds.upper), sqlLimit ?? -1])
                 while let key = try rows.next() {
                     if seen.insert(key).inserted { keys.append(key) }
                 }
@@ -67,31 +67,6 @@ extension AndroidSQLiteCache {
         apply(overlays, to: &remaining)
         documents.merge(remaining) { _, new in new }
         return query.results(from: documents.values)
-    }
-
-    /// `(array_value, directional_value range)` of an index range: the contains column's element is split off
-    /// the sort-key bounds, as Android keeps it in its own column.
-    private func columnBounds(_ range: IndexRange, _ scan: IndexScan) throws -> (array: Data, lower: Data, upper: Data) {
-        guard range.lowerInclusive, !range.upperInclusive else {
-            throw BenchError("sqlite: the planner returned a range that is not half-open: \(range)")
-        }
-        guard let arraySegment = scan.index.arraySegment else {
-            return (Data(), Data(range.lower), Data(range.upper))
-        }
-        var elements: [[UInt8]] = []
-        for filter in scan.term.filters.flatMap(\.flattenedFilters) where filter.field == arraySegment.field {
-            let values = filter.op == .arrayContainsAny ? filter.value.arrayElements ?? [] : [filter.value]
-            for value in values {
-                var encoder = IndexKeyEncoder()
-                encoder.append(value)
-                elements.append(encoder.bytes)
-            }
-        }
-        guard let element = elements.first(where: { range.lower.starts(with: $0) }) else {
-            throw BenchError("sqlite: cannot split the array value off the range \(range)")
-        }
-        let upper = range.upper.starts(with: element) ? Array(range.upper.dropFirst(element.count)) : [0xFF]
-        return (Data(element), Data(range.lower.dropFirst(element.count)), Data(upper))
     }
 
     /// The collections a query reads: its own, or every `parent/group` of `collection_parents`.

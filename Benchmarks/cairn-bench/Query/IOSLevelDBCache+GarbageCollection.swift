@@ -20,18 +20,7 @@ extension IOSLevelDBCache {
         let orphans = try orphanedDocuments()
         let count = min((global.targetCount + orphans.count) * 10 / 100, 1000)
         guard count > 0 else { return false }
-        // The n-th smallest sequence number (a rolling buffer of the n smallest, as RollingSequenceNumberBuffer).
-        var smallest: [Int] = []
-        for (_, sequence) in orphans {
-            if smallest.count < count {
-                smallest.append(sequence)
-                if smallest.count == count { smallest.sort() }
-            } else if sequence < smallest[count - 1] {
-                smallest.insert(sequence, at: smallest.firstIndex { $0 > sequence } ?? count - 1)
-                smallest.removeLast()
-            }
-        }
-        let upperBound = smallest.max() ?? 0
+        let upperBound = nthSmallestSequenceNumber(orphans.lazy.map(\.1), count: count)
         let database = try database
         let iterator = database.makeIterator()
         let writes = LevelDB.Batch()

@@ -44,7 +44,7 @@ extension IOSLevelDBCache {
         for scan in scans {
             guard let id = indexes.first(where: { $0.index == scan.index })?.id else { continue }
             for range in scan.ranges {
-                let bounds = try Self.columnBounds(range, scan)
+                let bounds = try IndexColumns.split(range, scan, engine: "leveldb")
                 let lower = IOSLevelDBSchema.indexEntry(id, array: bounds.array, directional: bounds.lower)
                 let upper = IOSLevelDBSchema.indexEntry(id, array: bounds.array, directional: bounds.upper)
                 let prefix = IOSLevelDBSchema.indexEntryPrefix(id, array: bounds.array)
@@ -74,31 +74,6 @@ extension IOSLevelDBCache {
         _ = try reader.string(.indexDirectionalValue)
         _ = try reader.string(.indexOrderedDocumentKey)
         return try reader.string(.documentID)
-    }
-
-    /// `(array_value, directional_value range)` of an index range: the contains segment's element is split off
-    /// the sort-key bounds, as iOS keeps it in its own key component.
-    private static func columnBounds(
-        _ range: IndexRange, _ scan: IndexScan
-    ) throws -> (array: [UInt8], lower: [UInt8], upper: [UInt8]) {
-        guard range.lowerInclusive, !range.upperInclusive else {
-            throw BenchError("leveldb: the planner returned a range that is not half-open: \(range)")
-        }
-        guard let arraySegment = scan.index.arraySegment else { return ([], range.lower, range.upper) }
-        var elements: [[UInt8]] = []
-        for filter in scan.term.filters.flatMap(\.flattenedFilters) where filter.field == arraySegment.field {
-            let values = filter.op == .arrayContainsAny ? filter.value.arrayElements ?? [] : [filter.value]
-            for value in values {
-                var encoder = IndexKeyEncoder()
-                encoder.append(value)
-                elements.append(encoder.bytes)
-            }
-        }
-        guard let element = elements.first(where: { range.lower.starts(with: $0) }) else {
-            throw BenchError("leveldb: cannot split the array value off the range \(range)")
-        }
-        let upper = range.upper.starts(with: element) ? Array(range.upper.dropFirst(element.count)) : [0xFF]
-        return (element, Array(range.lower.dropFirst(element.count)), upper)
     }
 
     /// The collections a query reads: its own, or every `parent/group` of `collection_parent`.
