@@ -149,6 +149,11 @@ struct DatabaseCodableTests {
         #expect(try snapshots.last?.data(as: Post.self).at == Date(timeIntervalSince1970: 1_234.5))
     }
 
+    @Test("A @ServerTimestamp whose key is missing decodes as nil")
+    func missingServerTimestamp() throws {
+        #expect(try Database.Decoder().decode(Post.self, from: ["text": "no time"]) == Post(text: "no time", at: nil))
+    }
+
     @Test("Values the database cannot store throw and nothing is written")
     func unsupportedValuesThrow() throws {
         let (database, connection) = makeDatabase()

@@ -47,3 +47,10 @@ public struct ServerTimestamp: Codable, Equatable, Hashable, Sendable {
         return .int(milliseconds)
     }
 }
+
+extension KeyedDecodingContainer {
+    /// A missing key decodes as a `nil` ``ServerTimestamp`` (the database stores no nulls), not `keyNotFound`.
+    public func decode(_ type: ServerTimestamp.Type, forKey key: Key) throws -> ServerTimestamp {
+        try decodeIfPresent(type, forKey: key) ?? ServerTimestamp(wrappedValue: nil)
+    }
+}
