@@ -75,6 +75,20 @@ struct DatabaseCodableTests {
         #expect(try snapshots.last?.data(as: Profile.self) == withNickname)
     }
 
+    @Test("A dictionary with integer keys, which the database reads back as a list, decodes as a dictionary")
+    func integerKeyedDictionary() throws {
+        let (database, _) = makeDatabase()
+        let snapshots = Snapshots()
+        let ref = database.reference(withPath: "ranks")
+        ref.observe(.value) { snapshots.add($0) }
+        let ranks: [Int: String] = [0: "gold", 1: "silver", 3: "fourth"]
+        try ref.setValue(from: ranks)
+        database.waitForCallbacks()
+        #expect(text(snapshots.last?.value) == #"["gold","silver",null,"fourth"]"#)
+        #expect(try snapshots.last?.data(as: [Int: String].self) == ranks)
+        #expect(try snapshots.last?.data(as: [String: String].self) == ["0": "gold", "1": "silver", "3": "fourth"])
+    }
+
     @Test("A struct written with setValue(from:) is seen by a listener and sent as the expected dictionary")
     func listenerSeesDictionary() throws {
         let (database, connection) = makeDatabase()

@@ -60,11 +60,10 @@ enum DatabaseCodingKeys {
 
     /// `user_id` → `userId`: leading and trailing underscores kept, the words between joined in camel case.
     static func camelCase(_ name: String) -> String {
-        guard let first = name.firstIndex(where: { $0 != "_" }) else { return name }
-        let last = name.lastIndex(where: { $0 != "_" })!
+        guard let first = name.firstIndex(where: { $0 != "_" }), let last = name.lastIndex(where: { $0 != "_" }) else { return name }
         let words = name[first...last].split(separator: "_")
-        guard words.count > 1 else { return name }
-        let joined = words.first!.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+        guard let head = words.first, words.count > 1 else { return name }
+        let joined = head.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
         return String(name[..<first]) + joined + String(name[name.index(after: last)...])
     }
 }

@@ -32,8 +32,16 @@ final class DatabaseValueDecoder: Swift.Decoder {
         return location.isEmpty ? "/\(relative)" : "\(location.description)/\(relative)"
     }
 
+    /// An object's members; a list's elements by their indexes as keys (the database gives an object whose keys
+    /// are mostly the integers from 0 as a list, so a dictionary with such keys reads back as one).
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members) = value else { throw mismatch([String: Any].self) }
+        let members: [String: JSONValue]
+        switch value {
+        case .object(let object): members = object
+        case .array(let elements):
+            members = Dictionary(uniqueKeysWithValues: elements.enumerated().filter { $0.element != .null }.map { (String($0.offset), $0.element) })
+        default: throw mismatch([String: Any].self)
+        }
         return KeyedDecodingContainer(DatabaseKeyedDecodingContainer<Key>(decoder: self, members: renamed(members)))
     }
 
