@@ -9,7 +9,9 @@ extension DatabaseReference {
     /// ```swift
     /// try ref.child("users/ada").setValue(from: User(name: "Ada", age: 36)) { error in ... }
     /// ```
-    public func setValue<T: Encodable>(from value: T, encoder: Database.Encoder = Database.Encoder(), completion: ((Error?) -> Void)? = nil) throws {
+    public func setValue<T: Encodable>(
+        from value: T, encoder: Database.Encoder = Database.Encoder(), completion: ((Error?) -> Void)? = nil
+    ) throws {
         let encoded = try encoder.encode(value)
         if let completion {
             setValue(encoded, withCompletionBlock: { error, _ in completion(error) })

@@ -39,7 +39,8 @@ final class DatabaseValueDecoder: Swift.Decoder {
         switch value {
         case .object(let object): members = object
         case .array(let elements):
-            members = Dictionary(uniqueKeysWithValues: elements.enumerated().filter { $0.element != .null }.map { (String($0.offset), $0.element) })
+            let present = elements.enumerated().filter { $0.element != .null }
+            members = Dictionary(uniqueKeysWithValues: present.map { (String($0.offset), $0.element) })
         default: throw mismatch([String: Any].self)
         }
         return KeyedDecodingContainer(DatabaseKeyedDecodingContainer<Key>(decoder: self, members: renamed(members)))
@@ -58,7 +59,8 @@ final class DatabaseValueDecoder: Swift.Decoder {
         case .convertFromSnakeCase:
             return Dictionary(members.map { (DatabaseCodingKeys.camelCase($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         case .custom(let convert):
-            return Dictionary(members.map { (convert(codingPath + [DatabaseCodingKeys.Name($0.key)]).stringValue, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let named = members.map { (convert(codingPath + [DatabaseCodingKeys.Name($0.key)]).stringValue, $0.value) }
+            return Dictionary(named, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -74,7 +76,8 @@ final class DatabaseValueDecoder: Swift.Decoder {
     }
 
     func corrupted(_ message: String) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "\(message) at \(describe(codingPath))."))
+        DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: codingPath, debugDescription: "\(message) at \(describe(codingPath))."))
     }
 
     static func kind(of value: JSONValue) -> String {

@@ -57,10 +57,12 @@ final class DatabaseValueEncoder: Swift.Encoder {
     /// The JSON of `value` at `codingPath`: scalars, dates and data by the strategies, anything else through its
     /// `encode(to:)`, never deeper than the database allows.
     static func encode<T: Encodable>(_ value: T, codingPath: [any CodingKey], options: Options) throws -> JSONValue? {
-        if codingPath.count > CairnDatabaseCore.Node.maxDepth {
+        let limit = CairnDatabaseCore.Node.maxDepth
+        if codingPath.count > limit {
+            let start = DatabaseCodingKeys.describe(codingPath.prefix(8))
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "The value at \(DatabaseCodingKeys.describe(codingPath.prefix(8)))/... nests more than \(CairnDatabaseCore.Node.maxDepth) levels of keys; Firebase's limit is \(CairnDatabaseCore.Node.maxDepth)."))
+                debugDescription: "The value at \(start)/... nests more than \(limit) levels of keys; Firebase's limit is \(limit)."))
         }
         if let scalar = try scalar(value, codingPath: codingPath, options: options) { return scalar }
         let encoder = DatabaseValueEncoder(codingPath: codingPath, options: options)
@@ -98,7 +100,8 @@ final class DatabaseValueEncoder: Swift.Encoder {
         guard let exact = Int64(exactly: number) else {
             throw EncodingError.invalidValue(number, EncodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "\(number) at \(DatabaseCodingKeys.describe(codingPath)) is larger than the database's integers (Int64)."))
+                debugDescription: "\(number) at \(DatabaseCodingKeys.describe(codingPath)) is larger than the database's "
+                    + "integers (Int64)."))
         }
         return .int(exact)
     }
@@ -108,7 +111,8 @@ final class DatabaseValueEncoder: Swift.Encoder {
         guard case .convertToString(let positive, let negative, let nan) = options.float else {
             throw EncodingError.invalidValue(number, EncodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "\(number) at \(DatabaseCodingKeys.describe(codingPath)) cannot be stored: the database takes finite numbers only (or set nonConformingFloatEncodingStrategy)."))
+                debugDescription: "\(number) at \(DatabaseCodingKeys.describe(codingPath)) cannot be stored: the database "
+                    + "takes finite numbers only (or set nonConformingFloatEncodingStrategy)."))
         }
         return .string(number.isNaN ? nan : number > 0 ? positive : negative)
     }

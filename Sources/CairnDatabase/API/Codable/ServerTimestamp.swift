@@ -42,7 +42,8 @@ public struct ServerTimestamp: Codable, Equatable, Hashable, Sendable {
         guard let wrappedValue else { return .object([".sv": .string("timestamp")]) }
         guard let milliseconds = Int64(exactly: (wrappedValue.timeIntervalSince1970 * 1000).rounded(.down)) else {
             throw EncodingError.invalidValue(wrappedValue, EncodingError.Context(
-                codingPath: codingPath, debugDescription: "The date at \(DatabaseCodingKeys.describe(codingPath)) is too far from 1970 to store in milliseconds."))
+                codingPath: codingPath,
+                debugDescription: "The date at \(DatabaseCodingKeys.describe(codingPath)) is too far from 1970 to store in milliseconds."))
         }
         return .int(milliseconds)
     }
