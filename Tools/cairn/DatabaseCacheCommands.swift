@@ -72,7 +72,7 @@ enum DatabaseCacheText {
         return [
             formatTable(rows), "",
             "\(statistics.liveRecordBytes) B live, \(statistics.deadRecordBytes) B dead, \(formatBytes(statistics.fileBytes)) on disk, "
-                + "threshold \(threshold.map { formatBytes($0) } ?? "unlimited")" + (over ? ": over, pruning would run" : ": under"),
+                + "threshold \(threshold.map { formatBytes($0) } ?? "unlimited")" + (over ? ": over (cairn inspect says what the next pruning check does)" : ": under"),
             "next LSN \(statistics.nextLSN)",
         ].joined(separator: "\n")
     }
