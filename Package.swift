@@ -114,6 +114,7 @@ let package = Package(
                 "CairnLocalStore",
                 "CairnTestSupport",
                 "CairnDatabaseServer",
+                "CairnDatabaseCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/cairn"
@@ -181,7 +182,7 @@ let package = Package(
         // Runs the cairn tool's commands on caches the tests build (golden outputs, exit codes, read-only checks).
         .testTarget(
             name: "CairnToolTests",
-            dependencies: ["CairnLocalStore", "CairnModel", "SegmentLog", "CairnTestSupport"],
+            dependencies: ["CairnLocalStore", "CairnModel", "SegmentLog", "CairnTestSupport", "CairnDatabaseCore"],
             // Golden outputs, read from the source tree by path (CAIRN_UPDATE_GOLDEN=1 rewrites them).
             exclude: ["Golden"]
         ),

@@ -7,6 +7,8 @@ struct CairnCommand: ParsableCommand {
         commandName: "cairn",
         abstract: "Cairn's command-line tool: a storage-engine demo, and a look into a cache directory.",
         discussion: """
+            inspect, dump, verify and stats read Firestore and Realtime Database caches; the other cache commands work on \
+            Firestore caches only.
             The cache commands (inspect, dump, verify, stats, outbox) open the directory read-only and never \
             change a byte; compact and gc change it and take its lock; salvage writes a new directory and only \
             reads the damaged one. A directory a running app holds is \

@@ -68,14 +68,24 @@ func formatTable(_ rows: [[String]]) -> String {
 }
 
 /// The `--threshold` option of `inspect` and `stats`: the app's cache-size threshold, which the cache does not
-/// store.
+/// store. Its default is the SDK's: 100 MiB for Firestore (`cacheSizeBytes`), 10 MiB for the Realtime Database
+/// (`persistenceCacheSizeBytes`).
 struct ThresholdOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The app's cache-size threshold in bytes, to compare the bytes on disk with (-1: unlimited).",
+    @Option(name: .customLong("threshold"), help: ArgumentHelp(
+        "The app's cache-size threshold in bytes, to compare the cache's bytes with (-1: unlimited; default: 104857600 for Firestore, 10485760 for the Realtime Database).",
         valueName: "bytes"))
-    var threshold: Int64 = 100 << 20
+    var value: Int64?
+
+    /// For a Firestore cache (-1: unlimited).
+    var threshold: Int64 { value ?? 100 << 20 }
+
+    /// For a Realtime Database cache (nil: unlimited).
+    var databaseThreshold: UInt64? {
+        guard let value else { return 10 << 20 }
+        return value < 0 ? nil : UInt64(value)
+    }
 
     func validate() throws {
-        guard threshold >= -1 else { throw ValidationError("--threshold must be a byte count, or -1 for unlimited") }
+        guard (value ?? 0) >= -1 else { throw ValidationError("--threshold must be a byte count, or -1 for unlimited") }
     }
 }

@@ -32,6 +32,7 @@ struct CompactCommand: ParsableCommand {
     }
 
     func run() throws {
+        try refuseDatabaseCache(directory, command: "compact")
         if dryRun {
             let candidates = try withInspector(directory) { try $0.compactionCandidates(minimumDeadRatio: minDeadRatio) }
             guard !candidates.isEmpty else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CairnDatabaseCore
 import CairnLocalStore
 import SegmentLog
 
@@ -21,6 +22,9 @@ struct DumpCommand: ParsableCommand {
             {"__ref__": "projects/p/databases/d/documents/path"}; {"__geo__": [latitude, longitude]}; \
             {"__serverTimestamp__": {"localWriteTime": ..., "previous": ...}} for a pending server timestamp. \
             Map keys are sorted.
+            For a Realtime Database cache: every value of the server data by path, then the pending writes \
+            (--json: {"path":...,"value":...} and {"write":N,"op":"set"|"update","path":...,"value":...}); \
+            --type, --key-prefix and --segment do not apply.
             Opens the directory read-only and changes nothing.
 
             Examples:
@@ -60,6 +64,18 @@ struct DumpCommand: ParsableCommand {
     }
 
     func run() throws {
+        if DatabaseCacheDetection.isDatabaseCache(at: directory) {
+            guard types.isEmpty, keyPrefix == nil, segment == nil else {
+                throw ValidationError("--type, --key-prefix and --segment select Firestore records; \(directory) is a Realtime Database cache")
+            }
+            let lines = try withDatabaseInspector(directory) { (inspector) throws(PersistenceError) in
+                DatabaseCacheText.dump(server: try inspector.serverData(), writes: try inspector.pendingWrites(), json: json)
+            }
+            var output = BufferedOutput()
+            for line in lines { output.write(line) }
+            output.flush()
+            return
+        }
         let filter = RecordFilter(kinds: try kinds(), keyPrefix: keyPrefix.map { Array($0.utf8) }, segment: segment)
         var output = BufferedOutput()
         defer { output.flush() }

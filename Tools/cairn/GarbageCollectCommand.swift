@@ -33,6 +33,7 @@ struct GarbageCollectCommand: ParsableCommand {
     }
 
     func run() throws {
+        try refuseDatabaseCache(directory, command: "gc")
         let report = try reportingInspectionErrors {
             try CacheMaintenance.collectGarbage(at: directory, threshold: threshold, dryRun: dryRun) { printError($0) }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnDatabaseCore
 import CairnLocalStore
 
 /// `cairn inspect DIR`: the cache at a glance, from ``CacheInspector/report(threshold:)``.
@@ -15,6 +16,9 @@ struct InspectCommand: ParsableCommand {
             against the cache-size threshold (give the app's with --threshold). A cache that the app recovered \
             from damage by itself first says when, why, where the damaged copy is and what was kept.
             Live and dead are exact: the cache's own replay decides which records are superseded.
+            For a Realtime Database cache: the session, the segments, the tracked queries (path, parameters, \
+            complete, active, last use, tracked keys), the pending writes (path, overwrite or merge, bytes), the \
+            exact live bytes against the threshold (default 10485760) and what the next pruning check does.
             Opens the directory read-only and changes nothing.
 
             Example:
@@ -27,6 +31,12 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var threshold: ThresholdOption
 
     func run() throws {
+        if DatabaseCacheDetection.isDatabaseCache(at: directory) {
+            let threshold = threshold.databaseThreshold
+            let report = try withDatabaseInspector(directory) { (inspector) throws(PersistenceError) in try inspector.report(threshold: threshold) }
+            print(DatabaseCacheText.inspect(report))
+            return
+        }
         let report = try withInspector(directory) { try $0.report(threshold: threshold.threshold) }
         print(Self.render(report))
     }

@@ -20,6 +20,7 @@ struct OutboxCommand: ParsableCommand {
     var directory: String
 
     func run() throws {
+        try refuseDatabaseCache(directory, command: "outbox")
         let batches = try withInspector(directory) { try $0.outbox() }
         print("\(batches.count) pending batch(es)")
         for batch in batches {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CairnDatabaseCore
 import CairnLocalStore
 
 /// `cairn stats DIR [--svg PATH]`: sizes per collection and per segment, from
@@ -14,6 +15,8 @@ struct StatsCommand: ParsableCommand {
             appended since). Per segment: live versus dead bytes. Then the bytes on disk against the threshold.
             --svg draws one picture: each segment as a bar of live and dead bytes, the total on disk with the \
             threshold line, and the collections' sizes.
+            For a Realtime Database cache: per segment records and live/dead bytes, then the live bytes against \
+            the threshold (default 10485760); no --svg.
             Opens the directory read-only and changes nothing (the SVG file is written where you say).
 
             Example:
@@ -29,6 +32,12 @@ struct StatsCommand: ParsableCommand {
     var svg: String?
 
     func run() throws {
+        if DatabaseCacheDetection.isDatabaseCache(at: directory) {
+            guard svg == nil else { throw ValidationError("--svg draws Firestore caches only; \(directory) is a Realtime Database cache") }
+            let statistics = try withDatabaseInspector(directory) { (inspector) throws(PersistenceError) in inspector.statistics }
+            print(DatabaseCacheText.stats(statistics, threshold: threshold.databaseThreshold))
+            return
+        }
         let statistics = try withInspector(directory) { try $0.statistics(threshold: threshold.threshold) }
         print(Self.render(statistics))
         guard let svg else { return }
