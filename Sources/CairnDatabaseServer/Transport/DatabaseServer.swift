@@ -64,7 +64,8 @@ package final class DatabaseServer: Sendable {
         }
         let port = channel.channel.localAddress?.port ?? configuration.port
         core.setHost("\(configuration.host):\(port)")
-        let task = Task {
+        // The accept loop and every connection (its child tasks) run on the server's own executor.
+        let task = Task(executorPreference: ServerExecutor.shared) {
             await withDiscardingTaskGroup { group in
                 do {
                     try await channel.executeThenClose { inbound in
