@@ -272,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "CairnDatabaseServerTests",
             dependencies: [
-                "CairnDatabaseServer", "CairnDatabaseCore",
+                "CairnDatabaseServer", "CairnDatabaseCore", "CairnTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
