@@ -64,11 +64,12 @@ final class WebSocketTransport: ConnectionTransport {
             if case .open(let channel) = state { return channel }
             return nil
         }
+        // Reported first: the channel's own close (on its event loop) must not report a reason for a local close.
+        finish(reason: nil)
         if let channel {
             let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: ByteBuffer())
             channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
         }
-        finish(reason: nil)
     }
 
     private static func write(_ frame: String, to channel: any Channel) {
