@@ -83,7 +83,7 @@ private final class Events: @unchecked Sendable {
 }
 
 private func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(60)
     while !condition() {
         if Date() > deadline { return false }
         try? await Task.sleep(nanoseconds: 10_000_000)

@@ -73,7 +73,7 @@ final class ValueLog: @unchecked Sendable {
 }
 
 /// Waits (suspending, not blocking) up to `seconds` for `condition`.
-func eventually(seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }

@@ -53,7 +53,7 @@ struct ServerTransportTests {
             _ = try await frames.next()
             let started = ContinuousClock.now
             let next = try await frames.next()
-            return next == nil && ContinuousClock.now - started < .seconds(10)
+            return next == nil && ContinuousClock.now - started < .seconds(60)
         }
         #expect(closedByServer)
         try await waitUntil { server.core.read(namespace: "idle", path: DatabasePath(keys: ["status"])).exportJSON() == .string("offline") }
@@ -85,12 +85,12 @@ struct ServerTransportTests {
     }
 }
 
-/// Polls `condition` every 20 ms for up to 10 s.
+/// Polls `condition` every 20 ms for up to 60 s (a hang guard on a loaded machine, not a timing assertion).
 func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not become true within 10 s")
+            Issue.record("the condition did not become true within 60 s")
             return
         }
         try await Task.sleep(for: .milliseconds(20))
