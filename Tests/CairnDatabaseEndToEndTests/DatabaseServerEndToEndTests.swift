@@ -10,9 +10,7 @@ import Testing
 struct DatabaseServerEndToEndTests {
     @Test("A write in one client reaches a listener in the other")
     func writeReachesOtherClient() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let reader = fixture.makeClient()
             let writer = fixture.makeClient()
             let seen = ValueLog()
@@ -21,17 +19,12 @@ struct DatabaseServerEndToEndTests {
             _ = try await writer.reference(withPath: "rooms/r1").setValue(["title": "Lobby", "seats": 4])
             #expect(await eventually { seen.last == "Lobby" })
             #expect(fixture.serverValue("rooms/r1") == .object(["title": .string("Lobby"), "seats": .int(4)]))
-            reader.goOffline()
-            writer.goOffline()
-            await fixture.stop()
         }
     }
 
     @Test(".info/connected: true, false when the server stops, true when it is back on the same port; queued writes drain once")
     func connectedAcrossServerRestart() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let client = fixture.makeClient()
             let connected = ValueLog()
             client.reference(withPath: ".info/connected").observe(.value) { connected.add($0.value) }
@@ -54,16 +47,12 @@ struct DatabaseServerEndToEndTests {
             #expect(drained.values.sorted { "\($0)" < "\($1)" } == [.int(0), .int(1), .int(2)])
             #expect(fixture.serverValue("counter") == .int(1))
             #expect(connected.values == ["0", "1", "0", "1"])
-            client.goOffline()
-            await fixture.stop()
         }
     }
 
     @Test("onDisconnectSetValue is applied by the server when a client's connection drops")
     func onDisconnectAppliedOnDrop() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let leaving = fixture.makeClient()
             let watching = fixture.makeClient()
             let status = ValueLog()
@@ -77,16 +66,12 @@ struct DatabaseServerEndToEndTests {
             leaving.goOffline()
             #expect(await eventually { status.last == "offline" })
             #expect(fixture.serverValue("presence/ada") == .string("offline"))
-            watching.goOffline()
-            await fixture.stop()
         }
     }
 
     @Test("Transactions from two clients increment one counter exactly once each")
     func transactionsFromBothClients() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let clients = [fixture.makeClient(), fixture.makeClient()]
             let perClient = 10
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -105,16 +90,12 @@ struct DatabaseServerEndToEndTests {
                 try await group.waitForAll()
             }
             #expect(fixture.serverValue("counter") == .int(Int64(2 * perClient)))
-            for client in clients { client.goOffline() }
-            await fixture.stop()
         }
     }
 
     @Test("Permission: a refused write completes with permission_denied and is not stored; a revoked listen cancels its observer")
     func permissionDenied() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let user = fixture.makeClient(token: "user-token")
             let events = ValueLog()
             user.reference(withPath: "locked/notes").observe(.value, with: { events.add($0.value) }, withCancel: { error in
@@ -134,16 +115,12 @@ struct DatabaseServerEndToEndTests {
             // The optimistic value showed first; the observer's own listen was refused too, so it sees no revert.
             #expect(written.values == ["draft", "completion 1"])
             #expect(fixture.serverValue("locked/mine") == .null)
-            user.goOffline()
-            await fixture.stop()
         }
     }
 
     @Test("A value deleted on the server while a client was offline is gone from its listener after it reconnects")
     func deletionWhileOfflineReachesListener() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let reader = fixture.makeClient()
             let writer = fixture.makeClient()
             let seen = ValueLog()
@@ -157,9 +134,6 @@ struct DatabaseServerEndToEndTests {
             reader.goOnline()
             #expect(await eventually { seen.last == "null" })
             #expect(seen.values == ["null", "busy", "null"])
-            reader.goOffline()
-            writer.goOffline()
-            await fixture.stop()
         }
     }
 }

@@ -1,13 +1,17 @@
 import CairnDatabase
 import CairnDatabaseCore
 import CairnDatabaseServer
+import CairnTestSupport
 import Foundation
+import Synchronization
 
 /// The local server on a free loopback port, and clients of one namespace connected to it as to an emulator.
 final class ServerFixture: @unchecked Sendable {
     let namespace = "e2e-" + UUID().uuidString.prefix(8).lowercased()
     private(set) var server: DatabaseServer
     private(set) var port = 0
+    /// The clients ``makeClient(token:)`` made, taken offline by ``withServer(_:)`` at the end.
+    private let clients = Mutex<[Database]>([])
 
     init() { server = DatabaseServer(configuration: Self.configuration(port: 0)) }
 
@@ -26,6 +30,27 @@ final class ServerFixture: @unchecked Sendable {
 
     func stop() async { await server.stop() }
 
+    /// Runs `body` with a started server, in ``ExclusiveTestSection/realtimeDatabaseConnections``; afterwards every
+    /// client made by ``makeClient(token:)`` goes offline and the server stops, also when `body` throws.
+    static func withServer(_ body: (ServerFixture) async throws -> Void) async throws {
+        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
+            let fixture = ServerFixture()
+            try await fixture.start()
+            do {
+                try await body(fixture)
+            } catch {
+                await fixture.tearDown()
+                throw error
+            }
+            await fixture.tearDown()
+        }
+    }
+
+    private func tearDown() async {
+        for client in clients.withLock({ $0 }) { client.goOffline() }
+        await stop()
+    }
+
     /// A new server on the same port (in memory: it starts empty).
     func restart() async throws {
         server = DatabaseServer(configuration: Self.configuration(port: port))
@@ -43,6 +68,7 @@ final class ServerFixture: @unchecked Sendable {
         database.callbackQueue = DispatchQueue(label: "e2e.callbacks." + name)
         database.useEmulator(withHost: "127.0.0.1", port: port)
         if let token { database.authTokenProvider = { token } }
+        clients.withLock { $0.append(database) }
         return database
     }
 
