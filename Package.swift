@@ -35,6 +35,9 @@ let package = Package(
         // grpc-swift-nio-transport; listed to use their products directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Logging (`Firestore.enableLogging`, `Database.setLoggingEnabled`, the local server's request log):
+        // swift-log's `Logger`, already in the graph through grpc-swift-2 and swift-nio.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev). Only the LZ4 block API is used.
