@@ -33,6 +33,9 @@ package final class Repo: @unchecked Sendable {
     /// onDisconnect requests), by request number; ``purgeOutstandingWrites()`` cancels them all.
     var outstanding: [Int: (WriteStatus) -> Void] = [:]
     var nextRequest = 1
+    /// The transactions whose put the server has not answered yet, so that a `setValue` or `updateChildValues`
+    /// overlapping one marks it to abort with `set`.
+    var runningTransactions: [TransactionRun] = []
 
     /// `connection` nil keeps the repo offline: writes stay pending and listens see only local data. `persistence`
     /// is the cache on disk (nil: memory only); the pending writes it holds from an earlier session are applied and
@@ -99,6 +102,7 @@ package final class Repo: @unchecked Sendable {
             syncTree.persistence?.saveUserOverwrite(path, node, writeId: writeId)
             deliver(syncTree.applyUserOverwrite(path, resolved, writeId: writeId))
             sendOverwrite(writeId, path, node, completion)
+            abortTransactions(overlapping: path)
         }
     }
 
@@ -116,6 +120,7 @@ package final class Repo: @unchecked Sendable {
             syncTree.persistence?.saveUserMerge(path, children, writeId: writeId)
             deliver(syncTree.applyUserMerge(path, resolved, writeId: writeId))
             sendMerge(writeId, path, children, completion)
+            for (relative, _) in children { abortTransactions(overlapping: path.child(relative)) }
         }
     }
 
