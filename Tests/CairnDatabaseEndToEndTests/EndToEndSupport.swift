@@ -72,6 +72,11 @@ final class ServerFixture: @unchecked Sendable {
         return database
     }
 
+    /// Sets `path` to `value` on the server as its administrator; every listener gets it pushed.
+    func write(_ path: String, _ value: JSONValue) throws {
+        try server.core.write(.set(DatabasePath(unvalidated: path), Node(json: value)), namespace: namespace)
+    }
+
     /// The server's data at `path`, as JSON.
     func serverValue(_ path: String) -> JSONValue {
         server.core.read(namespace: namespace, path: DatabasePath(unvalidated: path)).exportJSON()

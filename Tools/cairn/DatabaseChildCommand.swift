@@ -20,25 +20,33 @@ import Glibc
 ///   `setValue("online")`; with `--cancel`, then `cancelDisconnectOperations`; prints `online` when every
 ///   completion succeeded, then runs until killed.
 ///
+/// - `increment --count N`: N `runTransactionBlock` increments of `counter`, one after another (DatabaseChildIncrement.swift).
+/// - `keep DIR --count N [--offline]`: `keepSynced(true)` on `kept` with a 1 MiB cache, N large paths loaded and
+///   traffic until pruning ran; `--offline` reopens the cache offline and prints `kept` (DatabaseChildKeepSynced.swift).
+/// - `tolast DIR [--offline]`: Firebase's `queryLimited(toLast:)` example across a restart (DatabaseChildLimitToLast.swift).
+///
 /// A failed completion prints `error: ...` on stderr and exits with status 1.
 ///
 ///     cairn database-child write /tmp/cache --emulator 127.0.0.1:9000 --ns demo --count 5
 ///     cairn database-child sync /tmp/cache --emulator 127.0.0.1:9000 --ns demo
 ///     cairn database-child presence --emulator 127.0.0.1:9000 --ns demo --id ada --cancel
+///     cairn database-child increment --emulator 127.0.0.1:9000 --ns demo --count 25
+///     cairn database-child keep /tmp/cache --emulator 127.0.0.1:9000 --ns demo --count 20 [--offline]
+///     cairn database-child tolast /tmp/cache --emulator 127.0.0.1:9000 --ns demo [--offline]
 struct DatabaseChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "database-child",
-        abstract: "A Realtime Database client for the end-to-end tests: offline writes, sync, presence.",
+        abstract: "A Realtime Database client for the end-to-end tests: offline writes, sync, presence, transactions, keepSynced, toLast.",
         shouldDisplay: false)
 
     enum Phase: String, ExpressibleByArgument, CaseIterable {
-        case write, sync, presence
+        case write, sync, presence, increment, keep, tolast
     }
 
-    @Argument(help: "write: offline writes, then exit abruptly; sync: reopen online; presence: online with onDisconnect.")
+    @Argument(help: "write: offline writes, then exit abruptly; sync: reopen online; presence: online with onDisconnect; increment: transactions; keep: keepSynced and pruning; tolast: toLast queries across a restart.")
     var phase: Phase
 
-    @Argument(help: "The persistent cache directory (write and sync).")
+    @Argument(help: "The persistent cache directory (write, sync, keep, tolast).")
     var directory: String?
 
     @Option(help: "The Realtime Database emulator, host:port.")
@@ -47,7 +55,7 @@ struct DatabaseChildCommand: ParsableCommand {
     @Option(name: .customLong("ns"), help: "The namespace (database name).")
     var namespace: String
 
-    @Option(help: "How many writes to make (write).")
+    @Option(help: "How many writes (write), transactions (increment) or large paths to load (keep).")
     var count = 5
 
     @Option(help: "The presence id: the child writes status/<id> (presence).")
@@ -56,14 +64,19 @@ struct DatabaseChildCommand: ParsableCommand {
     @Flag(help: "Cancel the onDisconnect operation after registering it (presence).")
     var cancel = false
 
+    @Flag(help: "Reopen the cache offline (keep: print kept, then exit; tolast: the offline part, then goOnline).")
+    var offline = false
+
     func validate() throws {
         switch phase {
-        case .write, .sync:
+        case .write, .sync, .keep, .tolast:
             guard directory != nil else { throw ValidationError("\(phase.rawValue) needs the cache directory") }
-            guard (1...1000).contains(count) else { throw ValidationError("--count must be between 1 and 1000") }
         case .presence:
             guard let id, !id.isEmpty else { throw ValidationError("presence needs --id") }
+        case .increment:
+            break
         }
+        guard (1...1000).contains(count) else { throw ValidationError("--count must be between 1 and 1000") }
     }
 
     /// The key of write `i`'s item.
@@ -75,10 +88,14 @@ struct DatabaseChildCommand: ParsableCommand {
         case .write: writeOffline(database)
         case .sync: announceConnected(database)
         case .presence: announcePresence(database, id: id ?? "", cancel: cancel)
+        case .increment: increment(database, times: count)
+        case .keep: offline ? readKeptOffline(database) : keepSynced(database, paths: count)
+        case .tolast: offline ? limitToLastAfterRestart(database) : cacheLimitToLast(database)
         }
         dispatchMain()
     }
 
+    /// `keep` runs with the smallest cache Firebase allows (1 MiB), so that pruning runs.
     private func open() -> Database {
         let appName = "database-child"
         let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
@@ -89,6 +106,7 @@ struct DatabaseChildCommand: ParsableCommand {
         database.useEmulator(withHost: emulator.host, port: emulator.port)
         if let directory {
             database.isPersistenceEnabled = true
+            if phase == .keep { database.persistenceCacheSizeBytes = 1 << 20 }
             database.usePersistenceDirectory(directory)
         }
         return database
@@ -148,7 +166,7 @@ struct DatabaseChildCommand: ParsableCommand {
         }
     }
 
-    private static func fail(_ message: String) -> Never {
+    static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
         _exit(1)
     }
