@@ -4,7 +4,9 @@ import Foundation
 /// Transactions: the block runs on the current local value (nil when nothing is cached: handle it), its result is
 /// written (shown to observers unless `withLocalEvents` is false) and sent with the hash of the value it read; when
 /// the server's value differs (`datastale`) the block runs again on the newer value, up to 25 times. Transactions
-/// are not persisted. Offline the write stays queued and the completion waits. On an invalid reference or under
+/// are not persisted. Offline the write stays queued and the completion waits. A `setValue` or `updateChildValues`
+/// overlapping the path before the server answered aborts it with `set` if the server finds it stale (Firebase's
+/// "The transaction was overridden by a subsequent set"). On an invalid reference or under
 /// `.info` the completion gets the `invalid_argument` error (committed false, no snapshot) and the block never runs.
 extension DatabaseReference {
     public func runTransactionBlock(_ block: @escaping (MutableData) -> TransactionResult) {
