@@ -19,7 +19,6 @@ import Glibc
 /// - `presence --id ID`: on `.info/connected == true`, `onDisconnectSetValue("offline")` on `status/ID`, then
 ///   `setValue("online")`; with `--cancel`, then `cancelDisconnectOperations`; prints `online` when every
 ///   completion succeeded, then runs until killed.
-///
 /// - `increment --count N`: N `runTransactionBlock` increments of `counter`, one after another (DatabaseChildIncrement.swift).
 /// - `keep DIR --count N [--offline]`: `keepSynced(true)` on `kept` with a 1 MiB cache, N large paths loaded and
 ///   traffic until pruning ran; `--offline` reopens the cache offline and prints `kept` (DatabaseChildKeepSynced.swift).
