@@ -42,38 +42,18 @@ struct DatabaseCacheCrashTests {
         cache.close()
         let operations = clean.operationCount
 
-        var interrupted = Set<Int>()
-        var outcomes = Set<String>()
-        for crashPoint in 1...operations {
-            let fs = SimulatedFileSystem(seed: UInt64(crashPoint))
-            fs.crashAtOperation = crashPoint
-            var completed = 0
-            do {
-                let cache = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(fs))
-                for step in steps {
-                    try step.run(cache)
-                    completed += 1
-                }
-            } catch {
-                #expect(fs.isCrashed, "only the crash may fail the workload: \(error)")
-            }
-            interrupted.insert(completed)
-            for crashModel in [CrashModel.dropUnsyncedData, .keepUnsyncedData, .randomPrefix] {
-                let image = fs.crashImage(crashModel, seed: UInt64(crashPoint))
-                let recovered = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(image))
-                let state = try describeCache(recovered, paths: paths)
-                // Every commit that returned is durable (.full); the interrupted step is all there or not at all.
-                let step = completed < steps.count ? steps[completed].name : "nothing"
-                let whole = completed < steps.count && state == expected[completed + 1]
-                #expect(state == expected[completed] || whole, "crash at operation \(crashPoint) (\(crashModel)) during \(step)")
-                if state == expected[completed] { outcomes.insert("absent") } else if whole { outcomes.insert("whole") }
+        let report = try CrashSweep.run(
+            steps: steps, expected: expected, operations: operations,
+            open: { try DatabaseCache.open(at: "/db", configuration: smallCacheLog($0)) },
+            describe: { try describeCache($0, paths: paths) },
+            afterRecovery: { recovered in
                 // The recovered cache keeps working.
                 try recovered.commit([.userWriteAdded(PersistedWrite(id: 99, path: dbPath("z"), overwrite: dbNode("1")))])
                 #expect(recovered.writes[99] != nil)
                 recovered.close()
-            }
-        }
-        #expect(outcomes == ["whole", "absent"], "some crashes kept the interrupted step, others lost it")
-        #expect(interrupted == Set(0..<steps.count), "the crash points interrupt every step")
+            })
+        #expect(report.problems == [])
+        #expect(report.outcomes == ["whole", "absent"], "some crashes kept the interrupted step, others lost it")
+        #expect(report.interrupted == Set(0..<steps.count), "the crash points interrupt every step")
     }
 }

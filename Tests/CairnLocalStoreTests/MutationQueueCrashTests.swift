@@ -48,39 +48,18 @@ struct MutationQueueCrashTests: MutationQueueTesting {
         #expect(try snapshot(store) == expected.last!)
         let operations = clean.operationCount
 
-        var interrupted = Set<Int>()
-        var outcomes = Set<String>()
-        for crashPoint in 1...operations {
-            let fs = SimulatedFileSystem(seed: UInt64(crashPoint))
-            fs.crashAtOperation = crashPoint
-            var completed = 0
-            do {
-                let store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
-                for step in steps {
-                    try step.run(store)
-                    completed += 1
-                }
-            } catch {
-                #expect(fs.isCrashed, "only the crash may fail the workload: \(error)")
-            }
-            interrupted.insert(completed)
-            // The brief's model (unsynced data lost) and two harsher ones: unsynced data kept, or a torn prefix.
-            for crashModel in [CrashModel.dropUnsyncedData, .keepUnsyncedData, .randomPrefix] {
-                let image = fs.crashImage(crashModel, seed: UInt64(crashPoint))
-                let recovered = try LocalStore.open(at: "/cache", configuration: smallLog(image))
-                let state = try snapshot(recovered)
-                // Every step that returned is durable (.full); the interrupted one is all there or not at all.
-                let whole = completed < steps.count && state == expected[completed + 1]
-                #expect(state == expected[completed] || whole,
-                        "crash at operation \(crashPoint) (\(crashModel)) during \(completed < steps.count ? steps[completed].name : "nothing")")
-                outcomes.insert(whole ? "whole" : "absent")
+        let report = try CrashSweep.run(
+            steps: steps, expected: expected, operations: operations,
+            open: { try LocalStore.open(at: "/cache", configuration: smallLog($0)) },
+            describe: snapshot,
+            afterRecovery: { recovered in
                 // The recovered cache keeps working, with a fresh batch id.
                 let next = recovered.mutationQueue.nextBatchID
                 #expect(try recovered.writeLocally([setData("rooms/z", [:])], localWriteTime: time(999)).batchID == next)
                 try recovered.close()
-            }
-        }
-        #expect(outcomes == ["whole", "absent"], "some crashes kept the interrupted step, others lost it")
-        #expect(interrupted == Set(0..<steps.count), "the crash points interrupt every step")
+            })
+        #expect(report.problems == [])
+        #expect(report.outcomes == ["whole", "absent"], "some crashes kept the interrupted step, others lost it")
+        #expect(report.interrupted == Set(0..<steps.count), "the crash points interrupt every step")
     }
 }
