@@ -10,9 +10,7 @@ import Testing
 struct DatabaseAPITests {
     @Test("Invalid query builders report invalid_argument to the cancel block and listen to nothing")
     func queryValidation() {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "q")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "q")
         let invalid: [DatabaseQuery] = [
             ref.queryOrderedByKey().queryOrderedByValue(),
             ref.queryLimited(toFirst: 1).queryLimited(toLast: 1),

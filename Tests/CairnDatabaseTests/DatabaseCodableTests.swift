@@ -91,9 +91,7 @@ struct DatabaseCodableTests {
 
     @Test("A struct written with setValue(from:) is seen by a listener and sent as the expected dictionary")
     func listenerSeesDictionary() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "places/home")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "places/home")
         ref.observe(.value) { seen.add(text($0.value)) }
         try ref.setValue(from: Address(city: "Paris", zip: nil))
         database.waitForCallbacks()

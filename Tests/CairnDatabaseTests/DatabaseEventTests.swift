@@ -31,9 +31,7 @@ struct DatabaseEventTests {
 
     @Test("child_changed and child_removed reach their observers; removeObserver stops a handle")
     func changedRemovedAndRemoval() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "users")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "users")
         ref.observe(.childChanged) { seen.add("changed \($0.key)=\(text($0.value))") }
         ref.observe(.childRemoved) { seen.add("removed \($0.key)") }
         let handle = ref.observe(.value) { seen.add("value \(text($0.value))") }

@@ -144,9 +144,7 @@ struct DatabaseInvalidInputTests {
 
     @Test("Writes, onDisconnect and transactions under .info fail with Firebase's message; the block never runs")
     func infoIsReadOnly() {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let connected = database.reference(withPath: ".info/connected")
+        let (database, connection, seen, connected) = scriptedDatabase(at: ".info/connected")
         connected.setValue(true) { error, _ in seen.add((error as NSError?)?.localizedDescription ?? "written") }
         connected.onDisconnectSetValue(true) { error, _ in seen.add((error as NSError?)?.localizedDescription ?? "written") }
         connected.runTransactionBlock({ data in

@@ -7,9 +7,7 @@ import Testing
 struct DatabaseOnDisconnectTests {
     @Test("Accepted operations apply locally when the connection drops, once; unaccepted and cancelled ones do not")
     func appliedOnDisconnect() throws {
-        let (database, connection) = makeDatabase(clock: { Date(timeIntervalSince1970: 1_000) })
-        let seen = Recorder()
-        let presence = database.reference(withPath: "presence")
+        let (database, connection, seen, presence) = scriptedDatabase(at: "presence", clock: { Date(timeIntervalSince1970: 1_000) })
         presence.observe(.value) { seen.add(text($0.value)) }
         database.waitForCallbacks()
         connection.connect()

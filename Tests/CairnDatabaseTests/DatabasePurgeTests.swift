@@ -14,12 +14,7 @@ struct DatabasePurgeTests {
 
     @Test("Queued writes are reverted with events, then each completion gets write_canceled (code 3) in order")
     func purgeRevertsAndCancels() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let list = database.reference(withPath: "list")
-        recordListEvents(list, into: seen)
-        database.waitForCallbacks()
-        try connection.push("list", #"{"a": 1}"#)
+        let (database, connection, seen, list) = try observedList()
         connection.listens[0].complete(.ok)
         database.waitForCallbacks()
         list.child("b").setValue(2, withCompletionBlock: Self.outcome("set b", seen))
@@ -40,9 +35,7 @@ struct DatabasePurgeTests {
 
     @Test("Writes after a purge are sent and acknowledged as usual")
     func writesAfterPurge() {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "x")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "x")
         ref.setValue(1, withCompletionBlock: Self.outcome("first", seen))
         database.purgeOutstandingWrites()
         ref.setValue(2, withCompletionBlock: Self.outcome("second", seen))
@@ -57,9 +50,7 @@ struct DatabasePurgeTests {
 
     @Test("A pending transaction is aborted with write_canceled and not committed; its local value is reverted")
     func purgeAbortsTransactions() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let counter = database.reference(withPath: "counter")
+        let (database, connection, seen, counter) = scriptedDatabase(at: "counter")
         counter.observe(.value) { seen.add("value \(text($0.value))") }
         database.waitForCallbacks()
         try connection.push("counter", "5")
@@ -86,9 +77,7 @@ struct DatabasePurgeTests {
 
     @Test("Unanswered onDisconnect requests complete with write_canceled and are not remembered")
     func purgeCancelsOnDisconnect() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let presence = database.reference(withPath: "presence/me")
+        let (database, connection, seen, presence) = scriptedDatabase(at: "presence/me")
         presence.observe(.value) { seen.add("value \(text($0.value))") }
         presence.onDisconnectSetValue("gone", withCompletionBlock: Self.outcome("onDisconnect", seen))
         database.waitForCallbacks()

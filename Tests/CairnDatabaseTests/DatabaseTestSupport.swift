@@ -15,11 +15,25 @@ func makeDatabase(clock: @escaping @Sendable () -> Date = { Date() }, getDataWai
     return (database, connection)
 }
 
-/// Records `list`'s child_added, child_removed and value events into `seen` ("added k", "removed k", "value {...}").
-func recordListEvents(_ list: DatabaseReference, into seen: Recorder) {
+/// What most tests start from: a scripted database as ``makeDatabase(clock:getDataWait:)`` makes it, a recorder for
+/// what its callbacks see, and its reference at `path`.
+func scriptedDatabase(at path: String, clock: @escaping @Sendable () -> Date = { Date() }, getDataWait: TimeInterval = 3)
+    -> (database: Database, connection: ScriptedConnection, seen: Recorder, ref: DatabaseReference) {
+    let (database, connection) = makeDatabase(clock: clock, getDataWait: getDataWait)
+    return (database, connection, Recorder(), database.reference(withPath: path))
+}
+
+/// A scripted database whose `list` the server has set to `{"a": 1}`, with its child_added, child_removed and value
+/// events recorded in `seen` ("added k", "removed k", "value {...}"); the events so far are left in `seen`.
+func observedList() throws -> (database: Database, connection: ScriptedConnection, seen: Recorder, list: DatabaseReference) {
+    let (database, connection, seen, list) = scriptedDatabase(at: "list")
     list.observe(.childAdded) { seen.add("added \($0.key)") }
     list.observe(.childRemoved) { seen.add("removed \($0.key)") }
     list.observe(.value) { seen.add("value \(text($0.value))") }
+    database.waitForCallbacks()
+    try connection.push("list", #"{"a": 1}"#)
+    database.waitForCallbacks()
+    return (database, connection, seen, list)
 }
 
 /// Collects what the callbacks saw, in order, as short strings.

@@ -16,9 +16,7 @@ struct DatabaseTransactionTests {
 
     @Test("A transaction runs on the local value, is shown at once, is sent with the hash it read, and commits on ok")
     func commit() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "counter")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "counter")
         ref.observe(.value) { seen.add("value \(text($0.value))") }
         try connection.push("counter", "5")
         database.waitForCallbacks()
@@ -39,9 +37,7 @@ struct DatabaseTransactionTests {
 
     @Test("On datastale the write is reverted and the block runs again on the newer server value")
     func retryOnStaleHash() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "counter")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "counter")
         ref.runTransactionBlock(increment(seen)) { error, committed, snapshot in
             seen.add("done \(error == nil) \(committed) \(text(snapshot?.value))")
         }
@@ -82,9 +78,7 @@ struct DatabaseTransactionTests {
 
     @Test("An aborted transaction writes nothing; an invalid value fails it with invalid_argument")
     func abortAndInvalid() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "x")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "x")
         ref.runTransactionBlock({ _ in .abort() }, andCompletionBlock: { error, committed, _ in
             seen.add("abort \(error == nil) \(committed)")
         })

@@ -7,13 +7,7 @@ import Testing
 struct DatabaseWriteTests {
     @Test("A rejected write raises its events, then reverting events, then the error in the completion")
     func rejectionReverts() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let list = database.reference(withPath: "list")
-        recordListEvents(list, into: seen)
-        database.waitForCallbacks()
-        try connection.push("list", #"{"a": 1}"#)
-        database.waitForCallbacks()
+        let (database, connection, seen, list) = try observedList()
         #expect(seen.take() == ["added a", #"value {"a":1}"#])
 
         list.child("b").setValue(2) { error, ref in
@@ -31,9 +25,7 @@ struct DatabaseWriteTests {
 
     @Test("A rejected write is reverted even where no server data arrived yet")
     func rejectionRevertsWithoutServerData() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let list = database.reference(withPath: "empty")
+        let (database, connection, seen, list) = scriptedDatabase(at: "empty")
         list.observe(.childAdded) { seen.add("added \($0.key)") }
         list.observe(.childRemoved) { seen.add("removed \($0.key)") }
         list.child("b").setValue(["x": 1]) { error, _ in seen.add("completion \((error as NSError?)?.code ?? 0)") }
@@ -46,9 +38,7 @@ struct DatabaseWriteTests {
 
     @Test("An acknowledged write completes without error and no longer shadows server data")
     func ackClearsPending() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "x")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "x")
         ref.observe(.value) { seen.add("value \(text($0.value))") }
         ref.setValue("local") { error, _ in seen.add("completion \(error == nil ? "ok" : "error")") }
         database.waitForCallbacks()
@@ -68,9 +58,7 @@ struct DatabaseWriteTests {
 
     @Test("updateChildValues writes several paths as one merge; overlapping paths are rejected")
     func multiPathUpdate() throws {
-        let (database, connection) = makeDatabase()
-        let seen = Recorder()
-        let ref = database.reference(withPath: "doc")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "doc")
         ref.observe(.value) { seen.add(text($0.value)) }
         try connection.push("doc", #"{"c": 1, "d": 2}"#)
         database.waitForCallbacks()
@@ -88,9 +76,7 @@ struct DatabaseWriteTests {
 
     @Test("ServerValue.timestamp() resolves locally with the server time offset and is sent unresolved")
     func serverTimestamp() throws {
-        let (database, connection) = makeDatabase(clock: { Date(timeIntervalSince1970: 1_000) })
-        let seen = Recorder()
-        let ref = database.reference(withPath: "at")
+        let (database, connection, seen, ref) = scriptedDatabase(at: "at", clock: { Date(timeIntervalSince1970: 1_000) })
         ref.observe(.value) { seen.add(text($0.value)) }
         connection.connect(serverTimeOffset: 5_000)
         ref.setValue(ServerValue.timestamp())
