@@ -14,94 +14,90 @@ struct CrossProcessEndToEndTests {
 
     @Test("Offline writes survive a hard exit and reach the server in order after a restart, timestamps resolved by the server")
     func offlineWritesSurviveHardExit() async throws {
-        let fixture = ServerFixture()
-        try await fixture.start()
-        await fixture.stop()
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-e2e-cache-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        let count = 12
-        let address = ["--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace]
+        try await ServerFixture.withServer { fixture in
+            // The server is down while the child writes: it only lends its port and namespace.
+            await fixture.stop()
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-e2e-cache-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: cache) }
+            let count = 12
+            let address = ["--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace]
 
-        let writer = try DatabaseChild(["write", cache] + address + ["--count", "\(count)"])
-        defer { writer.kill() }
-        let status = await writer.waitForExit()
-        try #require(status == 0 && writer.lines == ["written \(count)"], "\(writer)")
+            let writer = try DatabaseChild(["write", cache] + address + ["--count", "\(count)"])
+            defer { writer.kill() }
+            let status = await writer.waitForExit()
+            try #require(status == 0 && writer.lines == ["written \(count)"], "\(writer)")
 
-        let serverStarted = Self.now()
-        try await fixture.restart()
-        let syncer = try DatabaseChild(["sync", cache] + address)
-        defer { syncer.kill() }
-        try #require(await syncer.waitForLine("connected"), "\(syncer)")
-        let arrived = await eventually(seconds: DatabaseChild.hangGuard) {
-            fixture.serverValue("items").objectValue?.count == count && fixture.serverValue("meta/last") == .int(Int64(count - 1))
-        }
-        let checked = Self.now()
-        try #require(arrived, "items: \(fixture.serverValue("items")); meta: \(fixture.serverValue("meta")); \(syncer)")
-
-        let items = try #require(fixture.serverValue("items").objectValue)
-        var previous = serverStarted
-        for i in 0..<count {
-            let item = try #require(items[String(format: "w%03d", i)]?.objectValue, "item \(i) is missing: \(items)")
-            #expect(item["i"] == .int(Int64(i)))
-            guard case .int(let at)? = item["at"] else {
-                Issue.record("items/w\(i)/at is \(String(describing: item["at"])), not a number the server resolved")
-                continue
+            let serverStarted = Self.now()
+            try await fixture.restart()
+            let syncer = try DatabaseChild(["sync", cache] + address)
+            defer { syncer.kill() }
+            try #require(await syncer.waitForLine("connected"), "\(syncer)")
+            let arrived = await eventually(seconds: DatabaseChild.hangGuard) {
+                fixture.serverValue("items").objectValue?.count == count && fixture.serverValue("meta/last") == .int(Int64(count - 1))
             }
-            #expect(at >= previous && at <= checked, "write \(i) resolved at \(at), after \(previous), by \(checked)")
-            previous = at
-        }
-        #expect(fixture.serverValue("meta") == .object(["last": .int(Int64(count - 1))]))
+            let checked = Self.now()
+            try #require(arrived, "items: \(fixture.serverValue("items")); meta: \(fixture.serverValue("meta")); \(syncer)")
 
-        if AdminSDK.shouldRun {
-            let read = try #require(try await AdminSDK.read("items", port: fixture.port, namespace: fixture.namespace) as? [String: Any])
-            #expect(read.count == count)
-            for (key, value) in read {
-                let item = try #require(value as? [String: Any], "\(key): \(value)")
-                let at = try #require(item["at"] as? NSNumber, "\(key)/at is \(String(describing: item["at"])), not a number")
-                #expect(fixture.serverValue("items/\(key)/at") == .int(at.int64Value))
+            let items = try #require(fixture.serverValue("items").objectValue)
+            var previous = serverStarted
+            for i in 0..<count {
+                let item = try #require(items[String(format: "w%03d", i)]?.objectValue, "item \(i) is missing: \(items)")
+                #expect(item["i"] == .int(Int64(i)))
+                guard case .int(let at)? = item["at"] else {
+                    Issue.record("items/w\(i)/at is \(String(describing: item["at"])), not a number the server resolved")
+                    continue
+                }
+                #expect(at >= previous && at <= checked, "write \(i) resolved at \(at), after \(previous), by \(checked)")
+                previous = at
             }
+            #expect(fixture.serverValue("meta") == .object(["last": .int(Int64(count - 1))]))
+
+            if AdminSDK.shouldRun {
+                let read = try #require(try await AdminSDK.read("items", port: fixture.port, namespace: fixture.namespace) as? [String: Any])
+                #expect(read.count == count)
+                for (key, value) in read {
+                    let item = try #require(value as? [String: Any], "\(key): \(value)")
+                    let at = try #require(item["at"] as? NSNumber, "\(key)/at is \(String(describing: item["at"])), not a number")
+                    #expect(fixture.serverValue("items/\(key)/at") == .int(at.int64Value))
+                }
+            }
+            await syncer.killAndWait()
         }
-        await syncer.killAndWait()
-        await fixture.stop()
     }
 
     @Test("A client killed with SIGKILL goes offline: the server runs its onDisconnectSetValue when the socket closes")
     func presenceOfflineAfterKill() async throws {
-        let fixture = ServerFixture()
-        try await fixture.start()
-        let child = try DatabaseChild(["presence", "--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace, "--id", "ada"])
-        defer { child.kill() }
-        try #require(await child.waitForLine("online"), "\(child)")
-        #expect(fixture.serverValue("status/ada") == .string("online"))
+        try await ServerFixture.withServer { fixture in
+            let child = try DatabaseChild(["presence", "--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace, "--id", "ada"])
+            defer { child.kill() }
+            try #require(await child.waitForLine("online"), "\(child)")
+            #expect(fixture.serverValue("status/ada") == .string("online"))
 
-        await child.killAndWait()
-        #expect(await eventually(seconds: DatabaseChild.hangGuard) { fixture.serverValue("status/ada") == .string("offline") })
-        await fixture.stop()
+            await child.killAndWait()
+            #expect(await eventually(seconds: DatabaseChild.hangGuard) { fixture.serverValue("status/ada") == .string("offline") })
+        }
     }
 
     @Test("A cancelled onDisconnect is not run when the killed client's connection closes")
     func cancelledPresenceStaysOnline() async throws {
-        let fixture = ServerFixture()
-        try await fixture.start()
-        let child = try DatabaseChild(
-            ["presence", "--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace, "--id", "bob", "--cancel"])
-        defer { child.kill() }
-        try #require(await child.waitForLine("online"), "\(child)")
-        try #require(fixture.server.core.sessionIDs.count == 1)
+        try await ServerFixture.withServer { fixture in
+            let child = try DatabaseChild(
+                ["presence", "--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace, "--id", "bob", "--cancel"])
+            defer { child.kill() }
+            try #require(await child.waitForLine("online"), "\(child)")
+            try #require(fixture.server.core.sessionIDs.count == 1)
 
-        await child.killAndWait()
-        // The server closes a session and runs its onDisconnects under one lock: once it is gone, they have run.
-        try #require(await eventually(seconds: DatabaseChild.hangGuard) { fixture.server.core.sessionIDs.isEmpty })
-        #expect(fixture.serverValue("status/bob") == .string("online"))
-        await fixture.stop()
+            await child.killAndWait()
+            // The server closes a session and runs its onDisconnects under one lock: once it is gone, they have run.
+            try #require(await eventually(seconds: DatabaseChild.hangGuard) { fixture.server.core.sessionIDs.isEmpty })
+            #expect(fixture.serverValue("status/bob") == .string("online"))
+        }
     }
 
     @Test("Admin SDK writes reach a Cairn listener with their types; a Cairn write made offline reaches the Admin SDK only after goOnline",
           .enabled(if: AdminSDK.shouldRun, AdminSDK.skipReason))
     func adminSDKAndCairnSeeEachOther() async throws {
-        try await ExclusiveTestSection.realtimeDatabaseConnections.run {
-            let fixture = ServerFixture()
-            try await fixture.start()
+        try await ServerFixture.withServer { fixture in
             let client = fixture.makeClient()
             let seen = SnapshotBox()
             client.reference(withPath: "typed").observe(.value) { seen.set($0.value) }
@@ -139,8 +135,6 @@ struct CrossProcessEndToEndTests {
                 try await AdminSDK.read("drafts/d1", port: fixture.port, namespace: fixture.namespace) as? [String: Any])
             #expect(afterOnline["title"] as? String == "written offline")
             #expect((afterOnline["n"] as? NSNumber)?.intValue == 1)
-            client.goOffline()
-            await fixture.stop()
         }
     }
 }
