@@ -9,36 +9,40 @@ import Testing
 /// against the scripted connection, in DatabaseTransactionTests.)
 @Suite("Realtime Database transactions end to end: two processes, offline, overridden by a set")
 struct TransactionEndToEndTests {
+    /// A new client, taken offline, and its reference to `path`, where the server holds `value`.
+    private static func offlineClient(_ fixture: ServerFixture, at path: String, serverHolds value: Int64) throws -> (Database, DatabaseReference) {
+        try fixture.write(path, .int(value))
+        let client = fixture.makeClient()
+        client.goOffline()
+        return (client, client.reference(withPath: path))
+    }
+
     @Test("Two processes run 25 transactions each on one counter at the same time: it ends at exactly 50, also for the Admin SDK, and each reports 25 committed")
     func twoProcessesIncrementOneCounter() async throws {
-        let fixture = ServerFixture()
-        try await fixture.start()
-        let arguments = ["increment", "--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace, "--count", "25"]
-        let first = try DatabaseChild(arguments)
-        defer { first.kill() }
-        let second = try DatabaseChild(arguments)
-        defer { second.kill() }
+        try await ServerFixture.withServer { fixture in
+            let arguments = ["increment", "--emulator", "127.0.0.1:\(fixture.port)", "--ns", fixture.namespace, "--count", "25"]
+            let first = try DatabaseChild(arguments)
+            defer { first.kill() }
+            let second = try DatabaseChild(arguments)
+            defer { second.kill() }
 
-        #expect(await first.waitForLine("done 25 committed"), "\(first)")
-        #expect(await second.waitForLine("done 25 committed"), "\(second)")
-        await first.killAndWait()
-        await second.killAndWait()
-        #expect(fixture.serverValue("counter") == .int(50))
-        if AdminSDK.shouldRun {
-            let read = try await AdminSDK.read("counter", port: fixture.port, namespace: fixture.namespace)
-            #expect((read as? NSNumber)?.intValue == 50, "the Admin SDK read \(read)")
+            #expect(await first.waitForLine("done 25 committed"), "\(first)")
+            #expect(await second.waitForLine("done 25 committed"), "\(second)")
+            await first.killAndWait()
+            await second.killAndWait()
+            #expect(fixture.serverValue("counter") == .int(50))
+            if AdminSDK.shouldRun {
+                let read = try await AdminSDK.read("counter", port: fixture.port, namespace: fixture.namespace)
+                #expect((read as? NSNumber)?.intValue == 50, "the Admin SDK read \(read)")
+            }
         }
-        await fixture.stop()
     }
 
     @Test("A transaction started offline shows its value at once, is sent after goOnline, runs again on the server's value and commits; another client and the Admin SDK see it")
     func transactionStartedOffline() async throws {
         try await ServerFixture.withServer { fixture in
-            try fixture.write("counter", .int(10))
-            let client = fixture.makeClient()
-            client.goOffline()
+            let (client, counter) = try Self.offlineClient(fixture, at: "counter", serverHolds: 10)
             let local = ValueLog()
-            let counter = client.reference(withPath: "counter")
             counter.observe(.value) { local.add($0.value) }
             let completion = ValueLog()
             counter.runTransactionBlock({ data in
@@ -71,10 +75,7 @@ struct TransactionEndToEndTests {
     @Test("A setValue on the path of an outstanding transaction aborts it with Firebase's set reason when the server finds it stale; the set wins")
     func transactionOverriddenBySet() async throws {
         try await ServerFixture.withServer { fixture in
-            try fixture.write("score", .int(5))
-            let client = fixture.makeClient()
-            client.goOffline()
-            let score = client.reference(withPath: "score")
+            let (client, score) = try Self.offlineClient(fixture, at: "score", serverHolds: 5)
             let runs = ValueLog()
             let completion = ValueLog()
             score.runTransactionBlock({ data in
