@@ -17,6 +17,14 @@ struct TransactionEndToEndTests {
         return (client, client.reference(withPath: path))
     }
 
+    /// Where the Admin SDK runs: it reads `value` at `counter` on the server.
+    private static func expectAdminSDKReadsCounter(_ value: Int, _ fixture: ServerFixture,
+                                                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        guard AdminSDK.shouldRun else { return }
+        let read = try await AdminSDK.read("counter", port: fixture.port, namespace: fixture.namespace)
+        #expect((read as? NSNumber)?.intValue == value, "the Admin SDK read \(read)", sourceLocation: sourceLocation)
+    }
+
     @Test("Two processes run 25 transactions each on one counter at the same time: it ends at exactly 50, also for the Admin SDK, and each reports 25 committed")
     func twoProcessesIncrementOneCounter() async throws {
         try await ServerFixture.withServer { fixture in
@@ -31,10 +39,7 @@ struct TransactionEndToEndTests {
             await first.killAndWait()
             await second.killAndWait()
             #expect(fixture.serverValue("counter") == .int(50))
-            if AdminSDK.shouldRun {
-                let read = try await AdminSDK.read("counter", port: fixture.port, namespace: fixture.namespace)
-                #expect((read as? NSNumber)?.intValue == 50, "the Admin SDK read \(read)")
-            }
+            try await Self.expectAdminSDKReadsCounter(50, fixture)
         }
     }
 
@@ -65,10 +70,7 @@ struct TransactionEndToEndTests {
             let seen = ValueLog()
             other.reference(withPath: "counter").observe(.value) { seen.add($0.value) }
             #expect(await eventually { seen.last == "11" }, "\(seen.values)")
-            if AdminSDK.shouldRun {
-                let read = try await AdminSDK.read("counter", port: fixture.port, namespace: fixture.namespace)
-                #expect((read as? NSNumber)?.intValue == 11, "the Admin SDK read \(read)")
-            }
+            try await Self.expectAdminSDKReadsCounter(11, fixture)
         }
     }
 
