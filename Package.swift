@@ -120,6 +120,7 @@ let package = Package(
                 "CairnDatabaseServer",
                 "CairnDatabaseCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/cairn"
         ),
@@ -268,6 +269,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The server core at message level, the transport over loopback sockets, and interop with the official
@@ -276,6 +278,7 @@ let package = Package(
             name: "CairnDatabaseServerTests",
             dependencies: [
                 "CairnDatabaseServer", "CairnDatabaseCore", "CairnTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CairnDatabaseServer
 import Foundation
+import Logging
 
 /// `cairn database-emulator`: the local Realtime Database server (``DatabaseServer``) in the foreground, for
 /// development and tests: Firebase's v5 WebSocket protocol at `/.ws` and the REST API, one database per namespace,
@@ -39,7 +40,7 @@ struct DatabaseEmulatorCommand: ParsableCommand {
     @Option(help: "A rules file: {\"rules\": {...}} with .read/.write as true, false, auth != null, auth.uid == $name or auth.uid == 'uid'.")
     var rules: String?
 
-    @Flag(help: "Log each connection and request on standard error (never tokens or data).")
+    @Flag(help: "Log each connection and request on standard error (never tokens or data); otherwise only failures.")
     var verbose = false
 
     func validate() throws {
@@ -54,9 +55,8 @@ struct DatabaseEmulatorCommand: ParsableCommand {
         configuration.port = port
         configuration.dataDirectory = data
         configuration.rulesFile = rules
-        if verbose {
-            configuration.log = { line in FileHandle.standardError.write(Data("cairn database-emulator: \(line)\n".utf8)) }
-        }
+        configuration.logger = Logger(label: "cairn.database-server") { StreamLogHandler.standardError(label: $0) }
+        configuration.logger.logLevel = verbose ? .debug : .notice
         let server = DatabaseServer(configuration: configuration)
         let host = self.host
         let bound = try runBlocking { try await server.start() }

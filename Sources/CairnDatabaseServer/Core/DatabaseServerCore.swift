@@ -1,5 +1,6 @@
 import CairnDatabaseCore
 import Foundation
+import Logging
 import Synchronization
 
 /// The local Realtime Database server without a transport: namespaces of data (``ServerDatabase``), WebSocket
@@ -7,6 +8,10 @@ import Synchronization
 /// and the test hooks (drop a connection, hold acknowledgements, refuse a path). Every request runs to the end
 /// under one lock, so requests apply in the order they arrive and every change reaches every matching listener
 /// of every connection before the next request runs. Outputs go to each connection's ``ServerSink``.
+///
+/// With storage (`--data DIR`) a write's records are appended under the lock, and the write is acknowledged
+/// only after a sync that covers them, made after the lock is released (``ServerStorage``): no request waits
+/// for another's `fdatasync`, and overlapping syncs are shared (group commit).
 ///
 /// ```swift
 /// let core = DatabaseServerCore(host: "127.0.0.1:9000")
@@ -23,18 +28,22 @@ package final class DatabaseServerCore: Sendable {
     }
 
     let state: Mutex<State>
+    /// Failures the core cannot answer to anyone (an onDisconnect write that could not be made durable).
+    let logger: Logger
 
     /// - Parameters:
     ///   - host: the `host:port` the hello names (clients dial it next time).
     ///   - clock: milliseconds since 1970 for `.sv` timestamps and the hello (injectable for tests).
     package init(
         host: String, limits: Limits = Limits(),
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        logger: Logger = Logger(label: "cairn.database-server")
     ) {
         state = Mutex(State(host: host, limits: limits, clock: clock))
+        self.logger = logger
     }
 
-    /// Replaces the data with what `storage` holds and makes every later write durable there first.
+    /// Replaces the data with what `storage` holds and records every later write there (acknowledged once durable).
     package func restore(_ database: ServerDatabase, storage: ServerStorage?) {
         state.withLock { state in
             state.database = database
@@ -62,14 +71,32 @@ package final class DatabaseServerCore: Sendable {
         state.withLock { $0.openSession(namespace: namespace, sink: sink) }
     }
 
-    /// One whole v5 message from the session (frames already reassembled); the keepalive `0` is ignored.
+    /// One whole v5 message from the session (frames already reassembled); the keepalive `0` is ignored. A
+    /// stored write's acknowledgement is sent once the write is durable: this call waits for that sync (the
+    /// session's next message waits with it, so its answers stay in order), without holding the core's lock.
     package func receive(_ text: String, from id: ServerSessionID) {
-        state.withLock { $0.receive(text, from: id) }
+        guard let deferred = state.withLock({ $0.receive(text, from: id) }) else { return }
+        var response = deferred.response
+        do throws(ServerError) {
+            try Self.makeDurable(deferred.storage)
+        } catch {
+            response = ServerMessages.response(deferred.request, status: error.wireStatus, data: .string(error.message))
+        }
+        state.withLock { $0.acknowledgeWrite(response, to: id) }
     }
 
     /// The session is gone (closed, dropped or timed out): its onDisconnect operations run, its listens end.
+    /// Their writes are made durable before this returns.
     package func close(_ id: ServerSessionID) {
-        state.withLock { $0.closeSession(id) }
+        let storage = state.withLock { state in
+            state.closeSession(id)
+            return state.storage
+        }
+        do throws(ServerError) {
+            try Self.makeDurable(storage)
+        } catch {
+            logger.error("\(id) closed: its onDisconnect writes were applied but may not be durable: \(error.message)")
+        }
     }
 
     package var sessionIDs: [ServerSessionID] {
@@ -85,8 +112,23 @@ package final class DatabaseServerCore: Sendable {
     /// Applies a write as an administrator (no refusal applies) and pushes it to every listener.
     @discardableResult
     package func write(_ write: ServerWrite, namespace: String) throws(ServerError) -> ServerWrite {
-        try state.withLock { state throws(ServerError) in
-            try state.applyWrite(write, namespace: namespace, auth: ServerAuth(token: "owner"), condition: .none)
+        let (stored, storage) = try state.withLock { state throws(ServerError) in
+            (try state.applyWrite(write, namespace: namespace, auth: ServerAuth(token: "owner"), condition: .none), state.storage)
+        }
+        try Self.makeDurable(storage)
+        return stored
+    }
+
+    /// Syncs `storage` (nil: nothing to do).
+    ///
+    /// - Throws: ``ServerError`` `unavailable` when the sync failed: the write was applied in memory and sent to
+    ///   listeners but may be lost if the server stops; the data directory accepts no write after it.
+    static func makeDurable(_ storage: ServerStorage?) throws(ServerError) {
+        guard let storage else { return }
+        do {
+            try storage.sync()
+        } catch {
+            throw ServerError(.unavailable, "the write was applied but could not be made durable (the data directory failed: \(error)); restart the server to use the directory again")
         }
     }
 
@@ -110,9 +152,12 @@ package final class DatabaseServerCore: Sendable {
     }
 
     /// Holds every identity but the administrator to `rules` (nil: everything allowed). Listens already running
-    /// are not re-checked.
+    /// that the new rules do not allow are revoked with a `c` push.
     package func setRules(_ rules: ServerRules?) {
-        state.withLock { $0.rules = rules }
+        state.withLock { state in
+            state.rules = rules
+            state.revokeUnreadableListens(of: state.orderedSessionIDs)
+        }
     }
 
     /// Lifts every refusal.

@@ -11,25 +11,29 @@ extension DatabaseServerCore {
         }
     }
 
-    /// Applies a write for a REST client and returns the data now at the write's path.
+    /// Applies a write for a REST client and returns the data now at the write's path, once the write is durable.
     ///
     /// - Throws: ``ServerError``: `permissionDenied`, `dataStale` (an `if-match` ETag that is not current), or
     ///   bad data.
     package func restWrite(_ write: ServerWrite, namespace: String, auth: ServerAuth, condition: WriteCondition) throws(ServerError) -> Node {
-        try state.withLock { state throws(ServerError) in
+        let (node, storage) = try state.withLock { state throws(ServerError) in
             try state.applyWrite(write, namespace: namespace, auth: auth, condition: condition)
-            return state.database.read(namespace: namespace, path: write.path)
+            return (state.database.read(namespace: namespace, path: write.path), state.storage)
         }
+        try Self.makeDurable(storage)
+        return node
     }
 
     /// POST: stores `data` under a new push id below `path` and returns the id.
     package func restPush(_ data: JSONValue, namespace: String, path: DatabasePath, auth: ServerAuth) throws(ServerError) -> String {
-        try state.withLock { state throws(ServerError) in
+        let (name, storage) = try state.withLock { state throws(ServerError) in
             let name = state.pushIDs.next(timestamp: state.clock())
             let write = try ServerWrite.decodeSet(path: path.child(name), data: data)
             try state.applyWrite(write, namespace: namespace, auth: auth, condition: .none)
-            return name
+            return (name, state.storage)
         }
+        try Self.makeDurable(storage)
+        return name
     }
 
     /// Opens an event stream at `path`: its first event, a `put` of all the data there, goes to `sink` at once.

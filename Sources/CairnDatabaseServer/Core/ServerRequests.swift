@@ -32,32 +32,51 @@ extension DatabaseServerCore.State {
         }
     }
 
-    mutating func receive(_ text: String, from id: ServerSessionID) {
-        guard let session = sessions[id], text != WireFrames.keepalive else { return }
+    /// A write's acknowledgement that waits for its storage sync.
+    struct DeferredAcknowledgement {
+        let request: Int
+        let response: String
+        let storage: ServerStorage
+    }
+
+    /// Handles one message; returns the acknowledgement of a stored write, to be sent after its sync.
+    mutating func receive(_ text: String, from id: ServerSessionID) -> DeferredAcknowledgement? {
+        guard let session = sessions[id], text != WireFrames.keepalive else { return nil }
         let message: WireMessage
         do {
             message = try WireMessage(text: text)
         } catch {
             session.sink(.message(ServerMessages.error(error.message)))
-            return
+            return nil
         }
         switch message {
         case .request(let number, let action, let body):
             do {
                 let answer = try handle(action, body.objectValue ?? [:], from: id)
                 let response = ServerMessages.response(number, status: WireStatus.ok, data: answer)
-                if holdingAcknowledgements, action == WireAction.put || action == WireAction.merge {
-                    heldAcknowledgements.append((id, response))
-                } else {
+                guard action == WireAction.put || action == WireAction.merge else {
                     sessions[id]?.sink(.message(response))
+                    return nil
                 }
+                if let storage { return DeferredAcknowledgement(request: number, response: response, storage: storage) }
+                acknowledgeWrite(response, to: id)
             } catch {
                 sessions[id]?.sink(.message(ServerMessages.response(number, status: error.wireStatus, data: .string(error.message))))
             }
         case .control:
-            return
+            break
         case .response, .push:
             session.sink(.message(ServerMessages.error("a client sends requests {\"r\":n,\"a\":action,\"b\":body}, not responses or pushes")))
+        }
+        return nil
+    }
+
+    /// Sends a put's or merge's answer, or keeps it while acknowledgements are held.
+    mutating func acknowledgeWrite(_ response: String, to id: ServerSessionID) {
+        if holdingAcknowledgements {
+            heldAcknowledgements.append((id, response))
+        } else {
+            sessions[id]?.sink(.message(response))
         }
     }
 
@@ -99,10 +118,10 @@ extension DatabaseServerCore.State {
             guard case .string(let token)? = body["cred"] else {
                 throw ServerError(.invalidRequest, "\(action) needs a token \"cred\"")
             }
-            sessions[id]?.auth = ServerAuth(token: token)
+            changeAuth(of: id, to: ServerAuth(token: token))
             return .object([:])
         case WireAction.unauth:
-            sessions[id]?.auth = .anonymous
+            changeAuth(of: id, to: .anonymous)
             return .string("")
         case WireAction.stats, "appcheck", "unappeck":
             return .string("")

@@ -62,20 +62,13 @@ extension DatabaseServerCore {
 
         mutating func refuse(_ path: DatabasePath, namespace: String) {
             refusals.append((namespace, path))
-            for id in sessions.keys.sorted(by: { $0.rawValue < $1.rawValue }) where sessions[id]?.namespace == namespace {
-                guard let session = sessions[id], !session.auth.isAdmin else { continue }
-                for (key, listen) in session.listens.sorted(by: { $0.key.path.description < $1.key.path.description })
-                where listen.path.contains(path) || path.contains(listen.path) {
-                    sessions[id]?.listens[key] = nil
-                    session.sink(.message(ServerMessages.revoked(listen.path, query: listen.wireQuery)))
-                }
-            }
+            revokeUnreadableListens(of: orderedSessionIDs.filter { sessions[$0]?.namespace == namespace })
         }
 
         // MARK: Writes
 
-        /// Checks access and the condition, applies the write (stored first when the server persists), and pushes
-        /// it to every listener.
+        /// Checks access and the condition, applies the write (its records appended to the storage first when the
+        /// server persists; the caller syncs them after releasing the lock), and pushes it to every listener.
         @discardableResult
         mutating func applyWrite(
             _ write: ServerWrite, namespace: String, auth: ServerAuth, condition: WriteCondition

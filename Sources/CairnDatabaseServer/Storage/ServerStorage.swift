@@ -13,6 +13,11 @@ import Synchronization
 /// value  = the node at that path as JSON text in Firebase's export form (.priority, .value); "null" deletes
 /// ```
 ///
+/// Durability is a group commit in two steps: ``record(_:namespace:)`` appends a write's records while the core
+/// holds its lock (a write to the operating system, so records reach the log in the order writes are applied),
+/// and ``sync()``, called after the lock is released, makes everything appended so far durable (`fdatasync`);
+/// syncs that overlap share one. A write is acknowledged only after a sync that covers it.
+///
 /// A record is dead once a later record sets its path or a path above it; the log is told (`retire`), and
 /// ``compact()`` rewrites sealed segments that are mostly dead. Compaction keeps LSNs, so replay in LSN order
 /// stays correct after it.
@@ -28,12 +33,16 @@ package final class ServerStorage: Sendable {
         self.live = Mutex(live)
     }
 
-    /// Opens (or creates) the log in `directory` and returns it with the data it holds, namespace by namespace.
+    /// Opens (or creates) the log in `directory` and returns it with the data it holds, namespace by namespace
+    /// (`fileSystem` is for tests).
     ///
     /// - Throws: `StorageError` from the log (locked by another process, damaged, not a log), or a
     ///   ``ServerError`` `invalidData` naming a record that cannot be read.
-    package static func open(directory: String) throws -> (ServerStorage, ServerDatabase) {
-        let log = try SegmentLog.open(at: directory)
+    package static func open(directory: String, fileSystem: any FileSystem = PosixFileSystem()) throws -> (ServerStorage, ServerDatabase) {
+        var configuration = SegmentLogConfiguration()
+        configuration.fileSystem = fileSystem
+        configuration.durability = .none
+        let log = try SegmentLog.open(at: directory, configuration: configuration)
         var records: [(lsn: UInt64, key: String, value: [UInt8], location: RecordLocation)] = []
         try log.scan { view in
             guard view.kind == setKind else { return }
@@ -54,7 +63,7 @@ package final class ServerStorage: Sendable {
         return (ServerStorage(log: log, live: live), database)
     }
 
-    /// Appends a stored write (server values already resolved) durably.
+    /// Appends a stored write (server values already resolved); durable after the next ``sync()``.
     package func record(_ write: ServerWrite, namespace: String) throws {
         var sets: [(DatabasePath, Node)] = []
         switch write {
@@ -75,6 +84,13 @@ package final class ServerStorage: Sendable {
             return retired
         }
         for location in retired { log.retire(location) }
+    }
+
+    /// Makes every record appended so far durable. Concurrent calls share one `fdatasync` (the log's group commit).
+    ///
+    /// - Throws: `StorageError` when the sync fails; the log then refuses every later write (reopen to recover).
+    package func sync() throws {
+        try log.sync()
     }
 
     /// Rewrites the sealed segments that are at least half dead.

@@ -1,4 +1,5 @@
 import CairnDatabaseCore
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -35,7 +36,7 @@ package final class DatabaseServer: Sendable {
 
     package init(configuration: DatabaseServerConfiguration) {
         self.configuration = configuration
-        core = DatabaseServerCore(host: "\(configuration.host):\(configuration.port)", clock: configuration.clock)
+        core = DatabaseServerCore(host: "\(configuration.host):\(configuration.port)", clock: configuration.clock, logger: configuration.logger)
     }
 
     /// Binds and starts serving; returns the bound port.
@@ -53,7 +54,7 @@ package final class DatabaseServer: Sendable {
             let (storage, database) = try ServerStorage.open(directory: directory)
             try storage.compact()
             core.restore(database, storage: storage)
-            configuration.log?("data restored from \(directory): \(database.namespaces.count) namespace(s)")
+            configuration.logger.info("data restored from \(directory): \(database.namespaces.count) namespace(s)")
         }
         let channel: NIOAsyncChannel<EventLoopFuture<Connection>, Never>
         do {
@@ -74,12 +75,12 @@ package final class DatabaseServer: Sendable {
                         }
                     }
                 } catch {
-                    configuration.log?("the listening socket failed: \(error)")
+                    configuration.logger.error("the listening socket failed: \(error)")
                 }
             }
         }
         running.withLock { $0 = Running(channel: channel.channel, task: task) }
-        configuration.log?("listening on \(configuration.host):\(port)")
+        configuration.logger.info("listening on \(configuration.host):\(port)")
         return port
     }
 
@@ -95,9 +96,9 @@ package final class DatabaseServer: Sendable {
         do {
             try core.detachStorage()?.close()
         } catch {
-            configuration.log?("closing the data directory failed: \(error)")
+            configuration.logger.error("closing the data directory failed: \(error)")
         }
-        configuration.log?("stopped")
+        configuration.logger.info("stopped")
     }
 
     private static func bind(_ configuration: DatabaseServerConfiguration) async throws -> NIOAsyncChannel<EventLoopFuture<Connection>, Never> {
@@ -148,7 +149,7 @@ package final class DatabaseServer: Sendable {
         do {
             connection = try await negotiation.get()
         } catch {
-            configuration.log?("a connection failed before its first request: \(error)")
+            configuration.logger.debug("a connection failed before its first request: \(error)")
             return
         }
         let channel: Channel

@@ -1,11 +1,12 @@
 import Foundation
+import Logging
 
 /// How a ``DatabaseServer`` listens and what it bounds.
 ///
 /// ```swift
 /// var configuration = DatabaseServerConfiguration()
 /// configuration.port = 9000                    // 0 (the default): any free port, reported by start()
-/// configuration.log = { print($0) }            // one line per connection and request
+/// configuration.logger.logLevel = .debug      // one line per connection and request
 /// ```
 package struct DatabaseServerConfiguration: Sendable {
     package var host = "127.0.0.1"
@@ -26,8 +27,9 @@ package struct DatabaseServerConfiguration: Sendable {
     package var dataDirectory: String?
     /// A rules file (``ServerRules``: `.read`/`.write` by `auth != null` or a uid); nil allows everything.
     package var rulesFile: String?
-    /// Debug log lines (connections, requests); nil logs nothing. Tokens are never logged.
-    package var log: (@Sendable (String) -> Void)?
+    /// Where the server logs (label `cairn.database-server`): each connection and request at debug level,
+    /// failures at error level. Never a token, never data.
+    package var logger = Logger(label: "cairn.database-server")
     /// Milliseconds since 1970 for `.sv` timestamps (injectable for tests).
     package var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
 

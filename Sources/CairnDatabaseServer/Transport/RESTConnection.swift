@@ -1,5 +1,6 @@
 import CairnDatabaseCore
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -12,7 +13,10 @@ struct RESTConnection {
     let configuration: DatabaseServerConfiguration
 
     func run() async {
-        let log = configuration.log
+        let logger = configuration.logger
+        let remote = channel.channel.remoteAddress.map { "\($0)" } ?? "?"
+        logger.debug("REST connection from \(remote) opened")
+        defer { logger.debug("REST connection from \(remote) closed") }
         do {
             try await channel.executeThenClose { inbound, outbound in
                 var parts = inbound.makeAsyncIterator()
@@ -31,7 +35,7 @@ struct RESTConnection {
                         }
                     }
                     let target = RequestTarget(uri: head.uri, headers: head.headers, configuration: configuration)
-                    log?("REST \(head.method.rawValue) \(target.path) (namespace \(target.namespace))")
+                    logger.debug("REST \(head.method.rawValue) \(target.path) (namespace \(target.namespace))")
                     if tooLarge {
                         let error = ServerError(.invalidData, "the request body is over \(configuration.maxMessageBytes) bytes")
                         try await write(.error(error), keepAlive: false, to: outbound)
@@ -48,7 +52,7 @@ struct RESTConnection {
                 }
             }
         } catch {
-            log?("a REST connection failed: \(error)")
+            logger.debug("a REST connection failed: \(error)")
         }
     }
 

@@ -1,4 +1,5 @@
 import CairnDatabaseCore
+import Logging
 import NIOCore
 import NIOWebSocket
 
@@ -13,17 +14,17 @@ struct WebSocketSession {
     let configuration: DatabaseServerConfiguration
 
     func run() async {
-        let log = configuration.log
+        let logger = configuration.logger
         let remote = channel.channel.remoteAddress.map { "\($0)" } ?? "?"
         let (outputs, continuation) = AsyncStream.makeStream(
             of: ServerOutput.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedMessages))
         let id = core.openSession(namespace: namespace) { output in
             if case .dropped = continuation.yield(output) {
-                log?("a connection fell \(configuration.maxQueuedMessages) messages behind; closing it")
+                logger.error("a connection fell \(configuration.maxQueuedMessages) messages behind; closing it")
                 continuation.finish()
             }
         }
-        log?("\(id) from \(remote) opened, namespace \(namespace)")
+        logger.debug("\(id) from \(remote) opened, namespace \(namespace)")
         do {
             try await channel.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -44,11 +45,11 @@ struct WebSocketSession {
                                 do {
                                     message = try reassembler.receive(String(buffer: frame.unmaskedData))
                                 } catch {
-                                    log?("\(id): \(error); closing")
+                                    logger.debug("\(id): \(error); closing")
                                     return
                                 }
                                 if let message {
-                                    if log != nil { log?("\(id) ← \(Self.summary(message))") }
+                                    logger.debug("\(id) ← \(Self.summary(message))")
                                     core.receive(message, from: id)
                                 }
                             case .ping:
@@ -66,11 +67,11 @@ struct WebSocketSession {
                 }
             }
         } catch {
-            log?("\(id) failed: \(error)")
+            logger.debug("\(id) failed: \(error)")
         }
         continuation.finish()
         core.close(id)
-        log?("\(id) closed")
+        logger.debug("\(id) closed")
     }
 
     /// The action and path of a request, never its body (which may hold a token).
