@@ -6,8 +6,9 @@ import Synchronization
 /// A scripted backend on the core's queue: it acknowledges each write at a new commit version (or rejects it
 /// with ``Script/writeError``) and then echoes the written documents on the watch stream to every watched
 /// target (enough for tests that write and listen to one collection); transaction lookups answer from
-/// ``Script/server`` (`nil`: offline), and commits fail with `aborted` while ``Script/failingCommits`` > 0.
-/// Tests read what it received (``writes``, ``commits``) from any thread.
+/// ``Script/server`` (`nil`: offline), and commits fail with `aborted` while ``Script/failingCommits`` > 0;
+/// aggregations answer ``Script/aggregation``. Tests read what it received (``writes``, ``commits``,
+/// ``aggregations``) from any thread.
 ///
 /// ```swift
 /// let server = AcknowledgingDatastore(databaseID: info.databaseID, queue: queue)
@@ -24,13 +25,17 @@ package final class AcknowledgingDatastore: Datastore, @unchecked Sendable {
         package var failingCommits = 0
         /// Removes every new watch target with this error instead of answering it.
         package var listenError: FirestoreErrorCode?
+        /// The answer to every aggregation: its values by alias, or an error.
+        package var aggregation: Result<[String: Value], FirestoreErrorCode> = .failure(SilentDatastore.unreachable)
     }
 
     package let databaseID: DatabaseID
     private let queue: AsyncQueue
     private weak var watchStream: EchoWatchStream?
     package let script = Mutex(Script())
-    private let received = Mutex<(writes: [[Mutation]], commits: [[Mutation]], watches: Int)>(([], [], 0))
+    private let received = Mutex<
+        (writes: [[Mutation]], commits: [[Mutation]], watches: Int, aggregations: [(CairnModel.Query, [AggregateField])])
+    >(([], [], 0, []))
 
     package init(databaseID: DatabaseID, queue: AsyncQueue) {
         self.databaseID = databaseID
@@ -52,6 +57,10 @@ package final class AcknowledgingDatastore: Datastore, @unchecked Sendable {
     package var watches: Int { received.withLock { $0.watches } }
     /// The commits of transactions that succeeded, in order.
     package var commits: [[Mutation]] { received.withLock { $0.commits } }
+    /// The aggregation requests received: each query and its aggregations, in order.
+    package var aggregations: [(query: CairnModel.Query, aggregates: [AggregateField])] {
+        received.withLock { $0.aggregations.map { (query: $0.0, aggregates: $0.1) } }
+    }
 
     package func makeWatchStream(delegate: any WatchStreamDelegate) -> any WatchStream {
         let stream = EchoWatchStream(delegate: delegate, queue: queue) { [weak self] in
@@ -88,6 +97,14 @@ package final class AcknowledgingDatastore: Datastore, @unchecked Sendable {
 
     package func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
         completion(.failure(SilentDatastore.unreachable))
+    }
+
+    package func runAggregateQuery(
+        _ query: CairnModel.Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+    ) {
+        received.withLock { $0.aggregations.append((query, aggregates)) }
+        completion(script.withLock { $0.aggregation })
     }
 
     package func commit(

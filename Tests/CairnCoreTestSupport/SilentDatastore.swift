@@ -33,6 +33,12 @@ package final class SilentDatastore: Datastore {
     package func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
         completion(.failure(Self.unreachable))
     }
+    package func runAggregateQuery(
+        _ query: CairnModel.Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+    ) {
+        completion(.failure(Self.unreachable))
+    }
     package func commit(
         mutations: [Mutation], transactionID: [UInt8]?,
         completion: @escaping (Result<CommitResponse, FirestoreErrorCode>) -> Void

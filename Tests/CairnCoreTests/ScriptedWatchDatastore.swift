@@ -75,6 +75,13 @@ final class ScriptedWatchDatastore: Datastore {
         completion(.failure(SilentDatastore.unreachable))
     }
 
+    func runAggregateQuery(
+        _ query: CairnModel.Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+    ) {
+        completion(.failure(SilentDatastore.unreachable))
+    }
+
     func commit(
         mutations: [Mutation], transactionID: [UInt8]?,
         completion: @escaping (Result<CommitResponse, FirestoreErrorCode>) -> Void

@@ -24,6 +24,12 @@ struct SyncEngineTransactionTests {
         func runQuery(_ query: CairnModel.Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
             completion(.failure(SilentDatastore.unreachable))
         }
+        func runAggregateQuery(
+            _ query: CairnModel.Query, aggregates: [AggregateField],
+            completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+        ) {
+            completion(.failure(SilentDatastore.unreachable))
+        }
         func commit(
             mutations: [Mutation], transactionID: [UInt8]?,
             completion: @escaping (Result<CommitResponse, FirestoreErrorCode>) -> Void

@@ -122,6 +122,13 @@ final class MockDatastore: Datastore {
         completion(.failure(Self.noScript("runQuery")))
     }
 
+    func runAggregateQuery(
+        _ query: CairnModel.Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+    ) {
+        completion(.failure(Self.noScript("runAggregateQuery")))
+    }
+
     func commit(
         mutations: [Mutation], transactionID: [UInt8]?, completion: @escaping (Result<CommitResponse, FirestoreErrorCode>) -> Void
     ) {

@@ -23,6 +23,12 @@ package protocol Datastore: AnyObject {
     func lookup(keys: [DocumentKey], completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void)
     /// Runs a query once on the server (RunQuery) and returns the matching documents.
     func runQuery(_ query: Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void)
+    /// Runs the aggregations on the server over the results of `query` (RunAggregationQuery, with the query's
+    /// ``Query/aggregateTarget``) and returns each aggregation's value keyed by its ``AggregateField/alias``;
+    /// equal aggregations are computed once.
+    func runAggregateQuery(
+        _ query: Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void)
     /// Commits `mutations` atomically, inside the transaction `transactionID` when given.
     func commit(
         mutations: [Mutation], transactionID: [UInt8]?,

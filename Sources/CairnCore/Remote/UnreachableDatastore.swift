@@ -5,8 +5,8 @@ import CairnLocalStore
 /// `unavailable`, as a real stream does when the device has no network. Firebase's core reacts as it does
 /// offline: after the first failed watch connection the online state is `offline`, listeners raise cached
 /// snapshots (`isFromCache == true`), writes stay queued in the outbox (and survive a restart of a persistent
-/// cache), the streams retry with exponential backoff, and one-shot RPCs (transaction reads and commits) fail
-/// with `unavailable`.
+/// cache), the streams retry with exponential backoff, and one-shot RPCs (transaction reads and commits, aggregations)
+/// fail with `unavailable`.
 ///
 /// Offline-only programs (the `cairn demo` without an emulator) and tests pass it where `Firestore` would
 /// otherwise make its gRPC datastore (`settings.datastoreProvider = UnreachableDatastore.provider`).
@@ -54,6 +54,13 @@ package final class UnreachableDatastore: Datastore, Sendable {
     }
 
     package func runQuery(_ query: Query, completion: @escaping (Result<[Document], FirestoreErrorCode>) -> Void) {
+        fail(completion)
+    }
+
+    package func runAggregateQuery(
+        _ query: Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+    ) {
         fail(completion)
     }
 

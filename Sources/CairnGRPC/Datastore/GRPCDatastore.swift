@@ -50,6 +50,13 @@ package final class GRPCDatastore: Datastore {
         run(completion) { rpc throws(FirestoreErrorCode) in try await rpc.runQuery(query) }
     }
 
+    package func runAggregateQuery(
+        _ query: CairnModel.Query, aggregates: [AggregateField],
+        completion: @escaping (Result<[String: Value], FirestoreErrorCode>) -> Void
+    ) {
+        run(completion) { rpc throws(FirestoreErrorCode) in try await rpc.runAggregationQuery(query, aggregates: aggregates) }
+    }
+
     package func commit(
         mutations: [Mutation], transactionID: [UInt8]?,
         completion: @escaping (Result<CommitResponse, FirestoreErrorCode>) -> Void

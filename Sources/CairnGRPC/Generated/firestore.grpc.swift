@@ -1,4 +1,4 @@
-/// Cairn's own minimal definition of the Firestore v1 service: the seven methods Cairn calls and their messages.
+/// Cairn's own minimal definition of the Firestore v1 service: the eight methods Cairn calls and their messages.
 /// The package and service name form the gRPC paths (`/google.firestore.v1.Firestore/<Method>`); message names,
 /// field names and field numbers are those of the public `google.firestore.v1` API.
 
@@ -90,6 +90,19 @@ package enum Google_Firestore_V1_Firestore: Sendable {
                 type: .serverStreaming
             )
         }
+        /// Namespace for "RunAggregationQuery" metadata.
+        package enum RunAggregationQuery: Sendable {
+            /// Request type for "RunAggregationQuery".
+            package typealias Input = Google_Firestore_V1_RunAggregationQueryRequest
+            /// Response type for "RunAggregationQuery".
+            package typealias Output = Google_Firestore_V1_RunAggregationQueryResponse
+            /// Descriptor for "RunAggregationQuery".
+            package static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "google.firestore.v1.Firestore"),
+                method: "RunAggregationQuery",
+                type: .serverStreaming
+            )
+        }
         /// Namespace for "Write" metadata.
         package enum Write: Sendable {
             /// Request type for "Write".
@@ -123,6 +136,7 @@ package enum Google_Firestore_V1_Firestore: Sendable {
             Commit.descriptor,
             Rollback.descriptor,
             RunQuery.descriptor,
+            RunAggregationQuery.descriptor,
             Write.descriptor,
             Listen.descriptor
         ]
@@ -245,6 +259,29 @@ extension Google_Firestore_V1_Firestore {
             deserializer: some GRPCCore.MessageDeserializer<Google_Firestore_V1_RunQueryResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Google_Firestore_V1_RunQueryResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "RunAggregationQuery" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Count, sum and average over a query's results, computed on the server.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Google_Firestore_V1_RunAggregationQueryRequest` message.
+        ///   - serializer: A serializer for `Google_Firestore_V1_RunAggregationQueryRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Firestore_V1_RunAggregationQueryResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func runAggregationQuery<Result>(
+            request: GRPCCore.ClientRequest<Google_Firestore_V1_RunAggregationQueryRequest>,
+            serializer: some GRPCCore.MessageSerializer<Google_Firestore_V1_RunAggregationQueryRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Firestore_V1_RunAggregationQueryResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Google_Firestore_V1_RunAggregationQueryResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "Write" method.
@@ -464,6 +501,38 @@ extension Google_Firestore_V1_Firestore {
             )
         }
 
+        /// Call the "RunAggregationQuery" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Count, sum and average over a query's results, computed on the server.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Google_Firestore_V1_RunAggregationQueryRequest` message.
+        ///   - serializer: A serializer for `Google_Firestore_V1_RunAggregationQueryRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Firestore_V1_RunAggregationQueryResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        package func runAggregationQuery<Result>(
+            request: GRPCCore.ClientRequest<Google_Firestore_V1_RunAggregationQueryRequest>,
+            serializer: some GRPCCore.MessageSerializer<Google_Firestore_V1_RunAggregationQueryRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Firestore_V1_RunAggregationQueryResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Google_Firestore_V1_RunAggregationQueryResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.serverStreaming(
+                request: request,
+                descriptor: Google_Firestore_V1_Firestore.Method.RunAggregationQuery.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "Write" method.
         ///
         /// > Source IDL Documentation:
@@ -657,6 +726,33 @@ extension Google_Firestore_V1_Firestore.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Google_Firestore_V1_RunQueryRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Google_Firestore_V1_RunQueryResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RunAggregationQuery" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Count, sum and average over a query's results, computed on the server.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Google_Firestore_V1_RunAggregationQueryRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    package func runAggregationQuery<Result>(
+        request: GRPCCore.ClientRequest<Google_Firestore_V1_RunAggregationQueryRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Google_Firestore_V1_RunAggregationQueryResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        try await self.runAggregationQuery(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Google_Firestore_V1_RunAggregationQueryRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Google_Firestore_V1_RunAggregationQueryResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -863,6 +959,37 @@ extension Google_Firestore_V1_Firestore.ClientProtocol {
             metadata: metadata
         )
         return try await self.runQuery(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RunAggregationQuery" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Count, sum and average over a query's results, computed on the server.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    package func runAggregationQuery<Result>(
+        _ message: Google_Firestore_V1_RunAggregationQueryRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Google_Firestore_V1_RunAggregationQueryResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Google_Firestore_V1_RunAggregationQueryRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.runAggregationQuery(
             request: request,
             options: options,
             onResponse: handleResponse

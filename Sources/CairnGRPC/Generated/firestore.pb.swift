@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// Cairn's own minimal definition of the Firestore v1 service: the seven methods Cairn calls and their messages.
+/// Cairn's own minimal definition of the Firestore v1 service: the eight methods Cairn calls and their messages.
 /// The package and service name form the gRPC paths (`/google.firestore.v1.Firestore/<Method>`); message names,
 /// field names and field numbers are those of the public `google.firestore.v1` API.
 
@@ -336,6 +336,112 @@ package nonisolated struct Google_Firestore_V1_RunQueryResponse: Sendable {
   package init() {}
 
   fileprivate var _document: Google_Firestore_V1_Document? = nil
+  fileprivate var _readTime: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+package nonisolated struct Google_Firestore_V1_RunAggregationQueryRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// `projects/{project}/databases/{database}/documents[/{document path}]`.
+  package var parent: String {
+    get {_storage._parent}
+    set {_uniqueStorage()._parent = newValue}
+  }
+
+  package var queryType: OneOf_QueryType? {
+    get {return _storage._queryType}
+    set {_uniqueStorage()._queryType = newValue}
+  }
+
+  package var structuredAggregationQuery: Google_Firestore_V1_StructuredAggregationQuery {
+    get {
+      if case .structuredAggregationQuery(let v)? = _storage._queryType {return v}
+      return Google_Firestore_V1_StructuredAggregationQuery()
+    }
+    set {_uniqueStorage()._queryType = .structuredAggregationQuery(newValue)}
+  }
+
+  package var consistencySelector: OneOf_ConsistencySelector? {
+    get {return _storage._consistencySelector}
+    set {_uniqueStorage()._consistencySelector = newValue}
+  }
+
+  package var transaction: Data {
+    get {
+      if case .transaction(let v)? = _storage._consistencySelector {return v}
+      return Data()
+    }
+    set {_uniqueStorage()._consistencySelector = .transaction(newValue)}
+  }
+
+  package var newTransaction: Google_Firestore_V1_TransactionOptions {
+    get {
+      if case .newTransaction(let v)? = _storage._consistencySelector {return v}
+      return Google_Firestore_V1_TransactionOptions()
+    }
+    set {_uniqueStorage()._consistencySelector = .newTransaction(newValue)}
+  }
+
+  package var readTime: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {
+      if case .readTime(let v)? = _storage._consistencySelector {return v}
+      return SwiftProtobuf.Google_Protobuf_Timestamp()
+    }
+    set {_uniqueStorage()._consistencySelector = .readTime(newValue)}
+  }
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package nonisolated enum OneOf_QueryType: Equatable, Sendable {
+    case structuredAggregationQuery(Google_Firestore_V1_StructuredAggregationQuery)
+
+  }
+
+  package nonisolated enum OneOf_ConsistencySelector: Equatable, Sendable {
+    case transaction(Data)
+    case newTransaction(Google_Firestore_V1_TransactionOptions)
+    case readTime(SwiftProtobuf.Google_Protobuf_Timestamp)
+
+  }
+
+  package init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+package nonisolated struct Google_Firestore_V1_RunAggregationQueryResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Absent in progress-only responses.
+  package var result: Google_Firestore_V1_AggregationResult {
+    get {_result ?? Google_Firestore_V1_AggregationResult()}
+    set {_result = newValue}
+  }
+  /// Returns true if `result` has been explicitly set.
+  package var hasResult: Bool {self._result != nil}
+  /// Clears the value of `result`. Subsequent reads from it will return its default value.
+  package mutating func clearResult() {self._result = nil}
+
+  package var transaction: Data = Data()
+
+  package var readTime: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_readTime ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_readTime = newValue}
+  }
+  /// Returns true if `readTime` has been explicitly set.
+  package var hasReadTime: Bool {self._readTime != nil}
+  /// Clears the value of `readTime`. Subsequent reads from it will return its default value.
+  package mutating func clearReadTime() {self._readTime = nil}
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package init() {}
+
+  fileprivate var _result: Google_Firestore_V1_AggregationResult? = nil
   fileprivate var _readTime: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
@@ -1208,6 +1314,191 @@ nonisolated extension Google_Firestore_V1_RunQueryResponse: SwiftProtobuf.Messag
     if lhs._readTime != rhs._readTime {return false}
     if lhs.skippedResults != rhs.skippedResults {return false}
     if lhs.continuationSelector != rhs.continuationSelector {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_RunAggregationQueryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".RunAggregationQueryRequest"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{3}structured_aggregation_query\0\u{2}\u{2}transaction\0\u{3}new_transaction\0\u{3}read_time\0")
+
+  fileprivate class _StorageClass {
+    var _parent: String = String()
+    var _queryType: Google_Firestore_V1_RunAggregationQueryRequest.OneOf_QueryType?
+    var _consistencySelector: Google_Firestore_V1_RunAggregationQueryRequest.OneOf_ConsistencySelector?
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _parent = source._parent
+      _queryType = source._queryType
+      _consistencySelector = source._consistencySelector
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._parent) }()
+        case 2: try {
+          var v: Google_Firestore_V1_StructuredAggregationQuery?
+          var hadOneofValue = false
+          if let current = _storage._queryType {
+            hadOneofValue = true
+            if case .structuredAggregationQuery(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._queryType = .structuredAggregationQuery(v)
+          }
+        }()
+        case 4: try {
+          var v: Data?
+          try decoder.decodeSingularBytesField(value: &v)
+          if let v = v {
+            if _storage._consistencySelector != nil {try decoder.handleConflictingOneOf()}
+            _storage._consistencySelector = .transaction(v)
+          }
+        }()
+        case 5: try {
+          var v: Google_Firestore_V1_TransactionOptions?
+          var hadOneofValue = false
+          if let current = _storage._consistencySelector {
+            hadOneofValue = true
+            if case .newTransaction(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._consistencySelector = .newTransaction(v)
+          }
+        }()
+        case 6: try {
+          var v: SwiftProtobuf.Google_Protobuf_Timestamp?
+          var hadOneofValue = false
+          if let current = _storage._consistencySelector {
+            hadOneofValue = true
+            if case .readTime(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._consistencySelector = .readTime(v)
+          }
+        }()
+        default: break
+        }
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._parent.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._parent, fieldNumber: 1)
+      }
+      try { if case .structuredAggregationQuery(let v)? = _storage._queryType {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      switch _storage._consistencySelector {
+      case .transaction?: try {
+        guard case .transaction(let v)? = _storage._consistencySelector else { preconditionFailure() }
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 4)
+      }()
+      case .newTransaction?: try {
+        guard case .newTransaction(let v)? = _storage._consistencySelector else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      }()
+      case .readTime?: try {
+        guard case .readTime(let v)? = _storage._consistencySelector else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+      }()
+      case nil: break
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_RunAggregationQueryRequest, rhs: Google_Firestore_V1_RunAggregationQueryRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._parent != rhs_storage._parent {return false}
+        if _storage._queryType != rhs_storage._queryType {return false}
+        if _storage._consistencySelector != rhs_storage._consistencySelector {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_RunAggregationQueryResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".RunAggregationQueryResponse"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}result\0\u{1}transaction\0\u{3}read_time\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._result) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.transaction) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._readTime) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._result {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.transaction.isEmpty {
+      try visitor.visitSingularBytesField(value: self.transaction, fieldNumber: 2)
+    }
+    try { if let v = self._readTime {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_RunAggregationQueryResponse, rhs: Google_Firestore_V1_RunAggregationQueryResponse) -> Bool {
+    if lhs._result != rhs._result {return false}
+    if lhs.transaction != rhs.transaction {return false}
+    if lhs._readTime != rhs._readTime {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -10,6 +10,7 @@
 
 /// Cairn's own minimal definition of the Firestore v1 structured query. Names and numbers are those of the public
 /// `google.firestore.v1` API; projections beyond field references, vector search and explain are not declared.
+/// Also the aggregation query (count, sum, average) over a structured query.
 
 import SwiftProtobuf
 
@@ -481,6 +482,146 @@ package nonisolated struct Google_Firestore_V1_Cursor: Sendable {
   package init() {}
 }
 
+/// Aggregations computed over the results of a structured query: one result row with a value per aggregation.
+package nonisolated struct Google_Firestore_V1_StructuredAggregationQuery: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  package var queryType: Google_Firestore_V1_StructuredAggregationQuery.OneOf_QueryType? = nil
+
+  package var structuredQuery: Google_Firestore_V1_StructuredQuery {
+    get {
+      if case .structuredQuery(let v)? = queryType {return v}
+      return Google_Firestore_V1_StructuredQuery()
+    }
+    set {queryType = .structuredQuery(newValue)}
+  }
+
+  package var aggregations: [Google_Firestore_V1_StructuredAggregationQuery.Aggregation] = []
+
+  package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  package nonisolated enum OneOf_QueryType: Equatable, Sendable {
+    case structuredQuery(Google_Firestore_V1_StructuredQuery)
+
+  }
+
+  package nonisolated struct Aggregation: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    package var `operator`: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.OneOf_Operator? = nil
+
+    package var count: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count {
+      get {
+        if case .count(let v)? = `operator` {return v}
+        return Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count()
+      }
+      set {`operator` = .count(newValue)}
+    }
+
+    package var sum: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum {
+      get {
+        if case .sum(let v)? = `operator` {return v}
+        return Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum()
+      }
+      set {`operator` = .sum(newValue)}
+    }
+
+    package var avg: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg {
+      get {
+        if case .avg(let v)? = `operator` {return v}
+        return Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg()
+      }
+      set {`operator` = .avg(newValue)}
+    }
+
+    /// The key of this aggregation's value in the result; unique within the query.
+    package var alias: String = String()
+
+    package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    package nonisolated enum OneOf_Operator: Equatable, Sendable {
+      case count(Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count)
+      case sum(Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum)
+      case avg(Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg)
+
+    }
+
+    /// The number of documents; `up_to` stops counting there (Cairn does not set it).
+    package nonisolated struct Count: Sendable {
+      // SwiftProtobuf.Message conformance is added in an extension below. See the
+      // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+      // methods supported on all messages.
+
+      package var upTo: SwiftProtobuf.Google_Protobuf_Int64Value {
+        get {_upTo ?? SwiftProtobuf.Google_Protobuf_Int64Value()}
+        set {_upTo = newValue}
+      }
+      /// Returns true if `upTo` has been explicitly set.
+      package var hasUpTo: Bool {self._upTo != nil}
+      /// Clears the value of `upTo`. Subsequent reads from it will return its default value.
+      package mutating func clearUpTo() {self._upTo = nil}
+
+      package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+      package init() {}
+
+      fileprivate var _upTo: SwiftProtobuf.Google_Protobuf_Int64Value? = nil
+    }
+
+    /// The sum of a field's numeric values: an integer while it fits, else a double.
+    package nonisolated struct Sum: Sendable {
+      // SwiftProtobuf.Message conformance is added in an extension below. See the
+      // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+      // methods supported on all messages.
+
+      package var field: Google_Firestore_V1_StructuredQuery.FieldReference {
+        get {_field ?? Google_Firestore_V1_StructuredQuery.FieldReference()}
+        set {_field = newValue}
+      }
+      /// Returns true if `field` has been explicitly set.
+      package var hasField: Bool {self._field != nil}
+      /// Clears the value of `field`. Subsequent reads from it will return its default value.
+      package mutating func clearField() {self._field = nil}
+
+      package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+      package init() {}
+
+      fileprivate var _field: Google_Firestore_V1_StructuredQuery.FieldReference? = nil
+    }
+
+    /// The average of a field's numeric values: a double, or null when no document has one.
+    package nonisolated struct Avg: Sendable {
+      // SwiftProtobuf.Message conformance is added in an extension below. See the
+      // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+      // methods supported on all messages.
+
+      package var field: Google_Firestore_V1_StructuredQuery.FieldReference {
+        get {_field ?? Google_Firestore_V1_StructuredQuery.FieldReference()}
+        set {_field = newValue}
+      }
+      /// Returns true if `field` has been explicitly set.
+      package var hasField: Bool {self._field != nil}
+      /// Clears the value of `field`. Subsequent reads from it will return its default value.
+      package mutating func clearField() {self._field = nil}
+
+      package var unknownFields = SwiftProtobuf.UnknownStorage()
+
+      package init() {}
+
+      fileprivate var _field: Google_Firestore_V1_StructuredQuery.FieldReference? = nil
+    }
+
+    package init() {}
+  }
+
+  package init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "google.firestore.v1"
@@ -948,6 +1089,248 @@ nonisolated extension Google_Firestore_V1_Cursor: SwiftProtobuf.Message, SwiftPr
   package static func ==(lhs: Google_Firestore_V1_Cursor, rhs: Google_Firestore_V1_Cursor) -> Bool {
     if lhs.values != rhs.values {return false}
     if lhs.before != rhs.before {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_StructuredAggregationQuery: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = _protobuf_package + ".StructuredAggregationQuery"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}structured_query\0\u{2}\u{2}aggregations\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Google_Firestore_V1_StructuredQuery?
+        var hadOneofValue = false
+        if let current = self.queryType {
+          hadOneofValue = true
+          if case .structuredQuery(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.queryType = .structuredQuery(v)
+        }
+      }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.aggregations) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if case .structuredQuery(let v)? = self.queryType {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.aggregations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.aggregations, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_StructuredAggregationQuery, rhs: Google_Firestore_V1_StructuredAggregationQuery) -> Bool {
+    if lhs.queryType != rhs.queryType {return false}
+    if lhs.aggregations != rhs.aggregations {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_StructuredAggregationQuery.Aggregation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_StructuredAggregationQuery.protoMessageName + ".Aggregation"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}count\0\u{1}sum\0\u{1}avg\0\u{2}\u{4}alias\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count?
+        var hadOneofValue = false
+        if let current = self.`operator` {
+          hadOneofValue = true
+          if case .count(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.`operator` = .count(v)
+        }
+      }()
+      case 2: try {
+        var v: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum?
+        var hadOneofValue = false
+        if let current = self.`operator` {
+          hadOneofValue = true
+          if case .sum(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.`operator` = .sum(v)
+        }
+      }()
+      case 3: try {
+        var v: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg?
+        var hadOneofValue = false
+        if let current = self.`operator` {
+          hadOneofValue = true
+          if case .avg(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.`operator` = .avg(v)
+        }
+      }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.alias) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.`operator` {
+    case .count?: try {
+      guard case .count(let v)? = self.`operator` else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .sum?: try {
+      guard case .sum(let v)? = self.`operator` else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .avg?: try {
+      guard case .avg(let v)? = self.`operator` else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case nil: break
+    }
+    if !self.alias.isEmpty {
+      try visitor.visitSingularStringField(value: self.alias, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation, rhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation) -> Bool {
+    if lhs.`operator` != rhs.`operator` {return false}
+    if lhs.alias != rhs.alias {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_StructuredAggregationQuery.Aggregation.protoMessageName + ".Count"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}up_to\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._upTo) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._upTo {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count, rhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Count) -> Bool {
+    if lhs._upTo != rhs._upTo {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_StructuredAggregationQuery.Aggregation.protoMessageName + ".Sum"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}field\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._field) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._field {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum, rhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Sum) -> Bool {
+    if lhs._field != rhs._field {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  package static let protoMessageName: String = Google_Firestore_V1_StructuredAggregationQuery.Aggregation.protoMessageName + ".Avg"
+  package static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}field\0")
+
+  package mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._field) }()
+      default: break
+      }
+    }
+  }
+
+  package func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._field {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  package static func ==(lhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg, rhs: Google_Firestore_V1_StructuredAggregationQuery.Aggregation.Avg) -> Bool {
+    if lhs._field != rhs._field {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

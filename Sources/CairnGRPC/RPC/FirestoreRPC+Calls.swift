@@ -5,8 +5,9 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import SwiftProtobuf
 
-/// The one-shot calls: Commit, BatchGetDocuments and RunQuery (gets from the server), BeginTransaction and
-/// Rollback (server-SDK-style transactions: begin, read with the id, commit with the id or roll back).
+/// The one-shot calls: Commit, BatchGetDocuments and RunQuery (gets from the server), RunAggregationQuery (count,
+/// sum, average on the server), BeginTransaction and Rollback (server-SDK-style transactions: begin, read with the
+/// id, commit with the id or roll back).
 ///
 /// ```swift
 /// let transaction = try await rpc.beginTransaction()
@@ -81,6 +82,22 @@ extension FirestoreRPC {
         }
         let documents = try serializer.decodeRunQueryResponses(responses)
         return query.hasLimitToLast ? documents.reversed() : documents
+    }
+
+    /// Runs `aggregates` over the results of `query` on the server and returns their values keyed by alias (see
+    /// `Serializer+Aggregation.swift`).
+    package func runAggregationQuery(
+        _ query: Query, aggregates: [AggregateField]
+    ) async throws(FirestoreErrorCode) -> [String: Value] {
+        let request = try serializer.encodeAggregationQuery(query, aggregates: aggregates)
+        let responses = try await call { stub, metadata in
+            try await stub.runAggregationQuery(request.message, metadata: metadata) { response in
+                var messages: [Google_Firestore_V1_RunAggregationQueryResponse] = []
+                for try await message in response.messages { messages.append(message) }
+                return messages
+            }
+        }
+        return try serializer.decodeAggregationResponses(responses, aggregates: request.aggregates)
     }
 
     /// Starts a transaction and returns its id (read-write unless `readOnly`).

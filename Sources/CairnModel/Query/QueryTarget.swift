@@ -80,14 +80,26 @@ package struct QueryTarget: Sendable, Hashable, CustomStringConvertible {
 extension Query {
     /// The target this query runs as: its normalized order, and for `limit(toLast:)` the flipped order and
     /// swapped cursors (see ``QueryTarget``).
-    package var target: QueryTarget {
+    package var target: QueryTarget { target(orderedBy: normalizedOrderBy) }
+
+    /// The target an aggregation of this query runs as (SDK `Query::ToAggregateTarget`): only the explicit order
+    /// bys, with no implicit inequality or `__name__` orders (so that a count or sum needs no composite index
+    /// the query's ordering alone does not), flipped with swapped cursors for `limit(toLast:)` like ``target``.
+    ///
+    /// ```swift
+    /// let last3 = try q.ordered(by: OrderBy(FieldPath(segments: ["points"]))).limitedToLast(3)
+    /// last3.aggregateTarget.orderBy   // points desc
+    /// ```
+    package var aggregateTarget: QueryTarget { target(orderedBy: explicitOrderBy) }
+
+    private func target(orderedBy orderBy: [OrderBy]) -> QueryTarget {
         guard hasLimitToLast else {
             return QueryTarget(
-                path: path, collectionGroup: collectionGroup, filters: filters, orderBy: normalizedOrderBy,
+                path: path, collectionGroup: collectionGroup, filters: filters, orderBy: orderBy,
                 limit: limit, startAt: startAt, endAt: endAt)
         }
         return QueryTarget(
             path: path, collectionGroup: collectionGroup, filters: filters,
-            orderBy: normalizedOrderBy.map(\.reversed), limit: limit, startAt: endAt, endAt: startAt)
+            orderBy: orderBy.map(\.reversed), limit: limit, startAt: endAt, endAt: startAt)
     }
 }
