@@ -28,6 +28,8 @@ struct IndexEncodingTests: ValueFixtures {
         values += [.array([.string("a\u{0}")]), .map(ObjectValue(["a": .null])), .map(ObjectValue(["a\u{0}": .null]))]
         values += [.map(ObjectValue(["a": .null, "b": .null])), reference("a\u{0}/b")]
         values += [.geoPoint(GeoPoint(latitude: -0.0, longitude: 0)), .geoPoint(GeoPoint(latitude: 0, longitude: .nan))]
+        values += [.vector([]), .vector([1]), .vector([0, 2]), .vector([0, 1]), .vector([-0.0, .nan])]
+        values += [.map(ObjectValue(["__type__": .string("__vector__"), "value": .array([.integer(1)])]))]
         return values
     }
 

@@ -157,6 +157,9 @@ struct ValueChecker {
                 try check(element, enclosingDepth: depth, inArray: true)
                 location.removeLast()
             }
+        case .map(let object) where object.vectorElements != nil:
+            // A vector (FieldValue.vector): its reserved keys are Firestore's own, and its elements are numbers.
+            _ = try enter(enclosingDepth)
         case .map(let object):
             let depth = try enter(enclosingDepth)
             for (name, field) in object.fields {
