@@ -79,7 +79,7 @@ struct ValueVectorTests: MutationTesting {
             key, value: object(["embedding": .vector([0.25, 1]), "n": .integer(1)]), precondition: .none, transforms: []))
         let merge = try builder.setMerge(key, data: ["embedding": .vector([2])])
         #expect(merge.fieldMask == mask("embedding"), "a vector is one leaf of a merge")
-        let update = try builder.update(key, data: [field("a.v"): .vector([])])
+        let update = try builder.update(key, data: [field("a.v"): .vector([7])])
         #expect(update.fieldMask == mask("a.v"))
         expectError(
             "Invalid data. Document fields cannot begin and end with \"__\": names matching __.*__ are reserved by "
@@ -88,5 +88,20 @@ struct ValueVectorTests: MutationTesting {
             try builder.set(key, data: ["fake": ["__type__": "__vector__", "value": [1.0]]])
         }
         #expect(try builder.queryValue(.vector([3])) == .vector([3]))
+    }
+
+    @Test("a written vector has 1 to 2,048 elements, as the server requires, and says so where it is")
+    func vectorLimits() throws {
+        _ = try builder.set(key, data: ["v": .vector(Array(repeating: 0.5, count: 2_048))])
+        expectError("Invalid data. Cannot have a zero length vector. (found in field v in document rooms/r1)") {
+            try builder.set(key, data: ["v": .vector([])])
+        }
+        expectError(
+            "Invalid data. Vectors must be at most 2048 dimensions, but this one has 2049. (found in field m.v in "
+                + "document rooms/r1)"
+        ) {
+            try builder.set(key, data: ["m": ["v": .vector(Array(repeating: 1, count: 2_049))]])
+        }
+        #expect(throws: ModelError.self) { try builder.update(key, data: [field("v"): .vector([])]) }
     }
 }
