@@ -22,6 +22,6 @@ extension Firestore {
     /// Debug lines name documents and targets, never the values stored in them; no line carries a credential.
     public static func enableLogging(_ logging: Bool) {
         LogSwitch.firestore.isDebugEnabled = logging
-        CairnLogger.firestore.debug("debug logging enabled")
+        if logging { CairnLogger.firestore.debug("debug logging enabled") }
     }
 }
