@@ -67,7 +67,10 @@ let package = Package(
         // The Firestore data model: values and their order, paths, documents, mutations, queries, codecs.
         .target(name: "CairnModel"),
         // The event-sourced cache over SegmentLog: events, views, outbox, targets, query engine (Docs/LocalStore.md).
-        .target(name: "CairnLocalStore", dependencies: ["CairnModel", "SegmentLog"]),
+        .target(name: "CairnLocalStore", dependencies: ["CairnLogging", "CairnModel", "SegmentLog"]),
+        // Logging through swift-log for both products: a `cairn.*` logger per component and the debug switches of
+        // `Firestore.enableLogging` and `Database.setLoggingEnabled`.
+        .target(name: "CairnLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // FirebaseApp and FirebaseOptions: one configuration shared by both products (re-exported by each).
         .target(name: "CairnApp"),
         // The client core (Firebase's `core/` and `remote/`): FirestoreClient, View, QueryListener, EventManager,
@@ -75,7 +78,10 @@ let package = Package(
         // are `package`; public are only the API types the core reports with (FirestoreErrorCode, ListenSource).
         .target(
             name: "CairnCore",
-            dependencies: ["CairnApp", "CairnModel", "CairnLocalStore", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "CairnApp", "CairnLogging", "CairnModel", "CairnLocalStore", "SegmentLog",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Firestore v1 over gRPC: own .proto files (Protos/), committed generated Swift (Generated/), the
         // CairnModel <-> proto serializer, the gRPC client (Listen/Write streams, Commit, BatchGet, RunQuery) and
@@ -84,6 +90,7 @@ let package = Package(
             name: "CairnGRPC",
             dependencies: [
                 "CairnCore",
+                "CairnLogging",
                 "CairnModel",
                 "CairnLocalStore",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -95,13 +102,16 @@ let package = Package(
         ),
         // The public API, mirroring Firebase's Apple SDK: it calls the core directly, and each Firestore instance
         // talks gRPC (CairnGRPC) unless its settings inject another datastore.
-        .target(name: "Cairn", dependencies: ["CairnApp", "CairnCore", "CairnGRPC", "CairnModel", "CairnLocalStore", "SegmentLog"]),
+        .target(
+            name: "Cairn",
+            dependencies: ["CairnApp", "CairnCore", "CairnGRPC", "CairnLogging", "CairnModel", "CairnLocalStore", "SegmentLog"]
+        ),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
         // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, the
-        // Firestore emulator launcher, and a test section exclusive across suites.
+        // Firestore emulator launcher, a test section exclusive across suites, and the process's log capture.
         .target(
             name: "CairnTestSupport",
-            dependencies: ["SegmentLog"]
+            dependencies: ["SegmentLog", .product(name: "Logging", package: "swift-log")]
         ),
         // The command-line tool: demo, inspect, dump, stats, verify, compact (a thin shell over library APIs).
         // CairnCore: the offline demo starts its instance without a network; CairnGRPC: the emulator demo
@@ -212,7 +222,7 @@ let package = Package(
         // Repo/: the client; Persistence/: the cache on SegmentLog).
         .target(
             name: "CairnDatabaseCore",
-            dependencies: ["SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CairnLogging", "SegmentLog", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Realtime Database: the public API (Firebase's Swift names) over the core's Repo, and the v5 WebSocket
         // connection (Connection/) on swift-nio.

@@ -1,5 +1,6 @@
 import CairnModel
 import CairnLocalStore
+import CairnLogging
 
 /// The bookkeeping of documents in limbo (Firebase's `SyncEngine` limbo maps and `ReferenceSet`): which views
 /// hold which limbo documents, the resolutions waiting for a slot, and the active ones with their targets.
@@ -109,6 +110,7 @@ extension SyncEngine {
     /// Starts queued resolutions while fewer than `maxConcurrentLimboResolutions` run.
     package func pumpEnqueuedLimboResolutions() {
         while let (key, targetID) = limbo.startNext() {
+            CairnLogger.firestoreSync.debug("limbo resolution of \(key) started (target \(targetID))")
             let query = Query(path: key.path)
             remoteStore.listen(TargetData(targetID: targetID, query: query, purpose: .limboResolution))
         }
@@ -116,6 +118,7 @@ extension SyncEngine {
 
     package func removeLimboTarget(_ key: DocumentKey) {
         guard let targetID = limbo.remove(key) else { return }
+        CairnLogger.firestoreSync.debug("limbo resolution of \(key) ended (target \(targetID))")
         stopListeningRemotely(targetID)
         pumpEnqueuedLimboResolutions()
     }

@@ -1,6 +1,7 @@
 import CairnModel
 import Foundation
 import CairnLocalStore
+import CairnLogging
 
 /// The write pipeline's side in the sync engine (Firebase's `SyncEngine::WriteMutations`,
 /// `HandleSuccessfulWrite`, `HandleRejectedWrite`, `RegisterPendingWritesCallback`): a write goes to the outbox
@@ -22,6 +23,8 @@ extension SyncEngine {
             return
         }
         writeCallbacks[currentUser, default: [:]][written.batchID] = completion
+        CairnLogger.firestoreSync.debug(
+            "write batch \(written.batchID) queued: " + mutations.map { "\($0.key)" }.joined(separator: ", "))
         do {
             try emitNewSnapshots(written.changed, remoteEvent: nil)
         } catch {
@@ -33,6 +36,7 @@ extension SyncEngine {
     package func applySuccessfulWrite(_ result: MutationBatchResult) {
         verifyOnQueue()
         let batchID = result.batch.batchID
+        CairnLogger.firestoreSync.debug("write batch \(batchID) acknowledged")
         // The completion runs before the events: the acknowledgement may or may not change the views yet
         // (the watch stream may be behind), so callbacks consistently come first.
         notifyUser(batchID: batchID, error: nil)
@@ -47,6 +51,7 @@ extension SyncEngine {
 
     package func rejectFailedWrite(batchID: Int, error: FirestoreErrorCode) {
         verifyOnQueue()
+        CairnLogger.firestoreSync.debug("write batch \(batchID) rejected, its changes are rolled back: \(error.code)")
         do {
             let changed = try localStore.rejectBatch(batchID)
             notifyUser(batchID: batchID, error: error)
@@ -92,6 +97,7 @@ extension SyncEngine {
         let changed = user != currentUser
         currentUser = user
         if changed {
+            CairnLogger.firestoreSync.debug("user changed: the views show the new user's pending writes")
             failPendingWritesCallbacks()
             do {
                 let views = try localStore.switchUser(to: user.localStoreID)

@@ -1,5 +1,6 @@
 import CairnModel
 import CairnLocalStore
+import CairnLogging
 
 /// The glue between the views the user listens to and the local and remote stores (Firebase's
 /// `core::SyncEngine`): it starts views and watch targets, applies remote events and write results to the cache
@@ -75,6 +76,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
         } catch {
             throw FirestoreErrorCode.fromCache(error)
         }
+        CairnLogger.firestoreSync.debug("listen to \(query.logDescription) as target \(targetData.targetID)")
         callback?.onViewSnapshots([snapshot])
         if shouldListenToRemote { listenRemotely(targetData) }
         return targetData.targetID
@@ -116,6 +118,7 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
         queriesByTarget[targetID]?.removeAll { $0 == query }
         queryViewsByQuery[query] = nil
         guard queriesByTarget[targetID]?.isEmpty ?? true else { return }
+        CairnLogger.firestoreSync.debug("stop listening to target \(targetID)")
         defer { removeAndCleanupTarget(targetID, error: nil) }
         do {
             try releaseTarget(targetID)

@@ -137,4 +137,21 @@ struct DatabaseAPITests {
         let mine = lines.entries.filter { $0.contains("/logged/") }
         #expect(mine == ["p /logged/loud", "p /logged/loud: ok"])
     }
+
+    @Test("setLoggingEnabled's lines reach the program's swift-log handler as cairn.database debug lines, only while on")
+    func loggingThroughSwiftLog() {
+        let capture = LogCapture.start()
+        defer { Database.setLoggingEnabled(false) }
+        let (database, _) = makeDatabase()
+        database.reference(withPath: "swiftlog/quiet").setValue(0)
+        database.waitForCallbacks()
+        Database.setLoggingEnabled(true)
+        database.reference(withPath: "swiftlog/loud").setValue(1)
+        database.waitForCallbacks()
+        Database.setLoggingEnabled(false)
+        database.reference(withPath: "swiftlog/after").setValue(2)
+        database.waitForCallbacks()
+        let lines = capture.stop().filter { $0.message.contains("/swiftlog/") }
+        #expect(lines.map(\.description) == ["debug cairn.database: p /swiftlog/loud"])
+    }
 }

@@ -69,6 +69,8 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
     case timestamp(seconds: Int64, nanos: Int32)
     case array([PeerValue])
     case map([String: PeerValue])
+    /// A vector: `VectorValue` in Swift, `Vector` in Python.
+    case vector([Double])
 
     /// The value as Firebase's API takes it in `setData`.
     var api: Any {
@@ -81,6 +83,7 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
         case .timestamp(let seconds, let nanos): Cairn.Timestamp(seconds: seconds, nanoseconds: nanos)
         case .array(let elements): elements.map(\.api)
         case .map(let fields): fields.mapValues(\.api)
+        case .vector(let elements): VectorValue(elements)
         }
     }
 
@@ -91,6 +94,7 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
         case is NSNull: self = .null
         case let string as String: self = .string(string)
         case let timestamp as Cairn.Timestamp: self = .timestamp(seconds: timestamp.seconds, nanos: timestamp.nanoseconds)
+        case let vector as VectorValue: self = .vector(vector.array)
         case let number as NSNumber:
             switch String(cString: number.objCType) {
             case "c", "B": self = .boolean(number.boolValue)
@@ -114,11 +118,12 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
         case .timestamp(let seconds, let nanos): "ts(\(seconds).\(nanos))"
         case .array(let elements): "\(elements)"
         case .map(let fields): "\(fields)"
+        case .vector(let elements): "vector\(elements)"
         }
     }
 
     private enum Kind: String, CodingKey {
-        case null, boolean, integer, double, string, timestamp, array, map
+        case null, boolean, integer, double, string, timestamp, array, map, vector
     }
 
     private struct Stamp: Codable {
@@ -142,6 +147,7 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
             self = .timestamp(seconds: stamp.seconds, nanos: stamp.nanos)
         case .array: self = .array(try container.decode([PeerValue].self, forKey: kind))
         case .map: self = .map(try container.decode([String: PeerValue].self, forKey: kind))
+        case .vector: self = .vector(try container.decode([Double].self, forKey: kind))
         }
     }
 
@@ -156,6 +162,7 @@ indirect enum PeerValue: Equatable, Codable, Sendable, CustomStringConvertible {
         case .timestamp(let seconds, let nanos): try container.encode(Stamp(seconds: seconds, nanos: nanos), forKey: .timestamp)
         case .array(let elements): try container.encode(elements, forKey: .array)
         case .map(let fields): try container.encode(fields, forKey: .map)
+        case .vector(let elements): try container.encode(elements, forKey: .vector)
         }
     }
 }

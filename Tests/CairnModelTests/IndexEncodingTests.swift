@@ -28,6 +28,8 @@ struct IndexEncodingTests: ValueFixtures {
         values += [.array([.string("a\u{0}")]), .map(ObjectValue(["a": .null])), .map(ObjectValue(["a\u{0}": .null]))]
         values += [.map(ObjectValue(["a": .null, "b": .null])), reference("a\u{0}/b")]
         values += [.geoPoint(GeoPoint(latitude: -0.0, longitude: 0)), .geoPoint(GeoPoint(latitude: 0, longitude: .nan))]
+        values += [.vector([]), .vector([1]), .vector([0, 2]), .vector([0, 1]), .vector([-0.0, .nan])]
+        values += [.map(ObjectValue(["__type__": .string("__vector__"), "value": .array([.integer(1)])]))]
         return values
     }
 
@@ -103,7 +105,7 @@ struct IndexEncodingTests: ValueFixtures {
     func labels() {
         let firstBytes = valuesInTypeOrder.map { indexKey($0)[0] }
         let labels: [UInt8] = [
-            0x05, 0x0A, 0x0D, 0x0F, 0x0F, 0x14, 0x16, 0x19, 0x19, 0x1E, 0x1E, 0x25, 0x2D, 0x32, 0x32, 0x37,
+            0x05, 0x0A, 0x0D, 0x0F, 0x0F, 0x14, 0x16, 0x19, 0x19, 0x1E, 0x1E, 0x25, 0x2D, 0x32, 0x32, 0x35, 0x35, 0x37,
         ]
         #expect(firstBytes == labels)
         #expect(indexKey(.string("a\u{0}\u{FF}")) == [0x19, 0x61, 0x00, 0xFF, 0xC3, 0xBF, 0x00, 0x01])

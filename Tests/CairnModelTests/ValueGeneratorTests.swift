@@ -45,6 +45,8 @@ extension ValueFixtures {
             .geoPoint(GeoPoint(latitude: -90, longitude: -180)),
             .array([]),
             .array([.map(ObjectValue(["z": .null]))]),
+            .vector([]),
+            .vector([.infinity, .infinity]),
             .map(ObjectValue()),
         ]
     }
@@ -104,7 +106,10 @@ struct ValueGenerator {
             return .reference(pick(Self.databases), key)
         case 9: return .geoPoint(GeoPoint(latitude: pick([-90, -0.0, 0, 1.5, 90]), longitude: pick([-180, 0, 2, 180])))
         case 10: return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in value(depth: depth - 1) })
-        default: return .map(object(depth: depth - 1, maxCount: 3))
+        default:
+            // One map in four is a vector: Firestore's vector map, with its own place in the order.
+            if chance(1, in: 4) { return .vector((0..<Int.random(in: 0...3, using: &random)).map { _ in double() }) }
+            return .map(object(depth: depth - 1, maxCount: 3))
         }
     }
 

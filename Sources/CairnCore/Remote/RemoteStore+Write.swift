@@ -1,5 +1,6 @@
 import CairnModel
 import CairnLocalStore
+import CairnLogging
 
 /// The write pipeline (Firebase's `RemoteStore` write half): batches from the local store's mutation queue go out
 /// on the write stream in order, at most ``RemoteStore/maxPendingWrites`` at a time, after the handshake.
@@ -94,6 +95,7 @@ extension RemoteStore {
 extension RemoteStore: WriteStreamDelegate {
     package func writeStreamDidOpen() {
         verifyOnQueue()
+        CairnLogger.firestoreRemote.debug("write stream open, \(writePipeline.count) batch(es) in the pipeline")
         writeStream.writeHandshake()
     }
 
@@ -119,6 +121,9 @@ extension RemoteStore: WriteStreamDelegate {
             return
         }
         writePipeline.removeFirst()
+        CairnLogger.firestoreRemote.debug(
+            "write batch \(batch.batchID) acknowledged at \(commitVersion.seconds).\(commitVersion.nanoseconds): "
+                + batch.mutations.map { "\($0.key)" }.joined(separator: ", "))
         // A successful write proves the stream healthy.
         writeBackoff.reset()
         persistStreamToken(writeStream.lastStreamToken)
@@ -128,6 +133,7 @@ extension RemoteStore: WriteStreamDelegate {
 
     package func writeStreamWasInterrupted(error: FirestoreErrorCode?) {
         verifyOnQueue()
+        CairnLogger.firestoreRemote.debug("write stream closed\(error.map { ": \($0.code) \($0.message)" } ?? "")")
         if let error, !writePipeline.isEmpty {
             if writeStream.handshakeComplete {
                 handleWriteError(error)
@@ -144,6 +150,9 @@ extension RemoteStore: WriteStreamDelegate {
     private func handleWriteError(_ error: FirestoreErrorCode) {
         guard Self.isPermanentWriteError(error.code) else { return }
         let batch = writePipeline.removeFirst()
+        CairnLogger.firestoreRemote.warning(
+            "write batch \(batch.batchID) rejected by the server (\(error.code)): "
+                + batch.mutations.map { "\($0.key)" }.joined(separator: ", "))
         writeBackoff.reset()
         syncer?.rejectFailedWrite(batchID: batch.batchID, error: error)
         fillWritePipeline()

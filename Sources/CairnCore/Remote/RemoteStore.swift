@@ -1,6 +1,7 @@
 import CairnModel
 import Foundation
 import CairnLocalStore
+import CairnLogging
 
 /// The core's link to the backend (Firebase's `RemoteStore`): it keeps the watch stream listening to every active
 /// target and the write stream draining the mutation queue, tracks the online state, and retries with backoff.
@@ -91,6 +92,7 @@ package final class RemoteStore {
     /// have work.
     package func enableNetwork() {
         verifyOnQueue()
+        CairnLogger.firestoreRemote.debug("network enabled")
         isNetworkEnabled = true
         writeStream.lastStreamToken = localStore.writeStreamToken(forUser: localStore.currentUser) ?? []
         if shouldStartWatchStream {
@@ -105,6 +107,7 @@ package final class RemoteStore {
     /// reports the client offline.
     package func disableNetwork() {
         verifyOnQueue()
+        CairnLogger.firestoreRemote.debug("network disabled")
         isNetworkEnabled = false
         disableNetworkInternal()
         onlineStateTracker.updateState(.offline)
@@ -134,6 +137,7 @@ package final class RemoteStore {
         verifyOnQueue()
         let targetID = targetData.targetID
         precondition(listenTargets[targetID] == nil, "listen called twice for target \(targetID).")
+        CairnLogger.firestoreRemote.debug("watch target \(targetID) added: \(targetData.query.logDescription)")
         listenTargets[targetID] = targetData
         if shouldStartWatchStream {
             startWatchStream()  // the target is sent when the stream opens
@@ -152,6 +156,7 @@ package final class RemoteStore {
         verifyOnQueue()
         precondition(listenTargets[targetID] != nil, "stopListening called for target \(targetID), which is not listened to.")
         listenTargets[targetID] = nil
+        CairnLogger.firestoreRemote.debug("watch target \(targetID) removed")
         if watchStream.isOpen { sendUnwatchRequest(targetID) }
         guard listenTargets.isEmpty else { return }
         if watchStream.isOpen {
@@ -246,6 +251,7 @@ package final class RemoteStore {
     /// The server rejected targets: forget them and fail their listens.
     private func processTargetError(targetIDs: [Int32], cause: FirestoreErrorCode) {
         for targetID in targetIDs where listenTargets[targetID] != nil {
+            CairnLogger.firestoreRemote.debug("watch target \(targetID) rejected by the server: \(cause.code)")
             listenTargets[targetID] = nil
             aggregator?.removeTarget(targetID)
             syncer?.rejectListen(targetID: targetID, error: cause)
@@ -253,6 +259,7 @@ package final class RemoteStore {
     }
 
     private func broadcast(_ state: OnlineState) {
+        CairnLogger.firestoreRemote.debug("online state: \(state)")
         if let onlineStateHandler {
             onlineStateHandler(state)
         } else {
@@ -264,6 +271,7 @@ package final class RemoteStore {
 extension RemoteStore: WatchStreamDelegate {
     package func watchStreamDidOpen() {
         verifyOnQueue()
+        CairnLogger.firestoreRemote.debug("watch stream open, \(listenTargets.count) target(s) to send")
         // Every target was removed while the stream connected: it goes idle like a stream whose last target left.
         if listenTargets.isEmpty { markWatchStreamIdle() }
         for targetID in listenTargets.keys.sorted() { sendWatchRequest(listenTargets[targetID]!) }
@@ -288,6 +296,7 @@ extension RemoteStore: WatchStreamDelegate {
 
     package func watchStreamWasInterrupted(error: FirestoreErrorCode?) {
         verifyOnQueue()
+        CairnLogger.firestoreRemote.debug("watch stream closed\(error.map { ": \($0.code) \($0.message)" } ?? "")")
         aggregator = nil
         if error?.code == .resourceExhausted { watchBackoff.resetToMax() }
         if shouldStartWatchStream {

@@ -4,7 +4,6 @@ extension DatabaseLog {
     /// A warning Firebase always prints (a server shutdown or error, failed authentication, security-rules debug
     /// output): written whether or not debug logging is on.
     static func warn(_ message: String) {
-        let deliver = sink.withLock { $0 }
-        deliver(message)
+        always(message)
     }
 }

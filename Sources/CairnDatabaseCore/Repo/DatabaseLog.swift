@@ -1,24 +1,26 @@
-import Foundation
+import CairnLogging
 import Synchronization
 
-/// Debug logging (Firebase's `Database.setLoggingEnabled`): off by default; when on, the repo writes one line per
-/// request it sends (listens, gets, writes, onDisconnect requests), per answer, per server push and per connection
-/// change, `[CairnDatabase] <message>`, to standard error (a test may replace the sink).
+/// The Realtime Database's log (Firebase's `Database.setLoggingEnabled`), through swift-log's `cairn.database`
+/// logger (``CairnLogger/database``): debug lines, off by default, one per request the repo sends (listens, gets,
+/// writes, onDisconnect requests), per answer, per server push and per connection change; and warnings, always
+/// written, for what a person must know (a cache that failed, was recovered or is in use elsewhere, completion
+/// blocks lost with the previous session). A program sees them through the swift-log handler it bootstrapped, or
+/// on standard error with swift-log's default one. A test may replace either sink to read the lines.
 ///
 /// ```swift
-/// DatabaseLog.isEnabled = true     // [CairnDatabase] p /scores/ada
+/// DatabaseLog.isEnabled = true     // debug cairn.database : p /scores/ada
 /// ```
 package enum DatabaseLog {
-    private static let enabled = Mutex(false)
-
-    /// Receives each line; standard error unless a test replaces it.
+    /// Receives each debug line while logging is on; `cairn.database` at `.debug` unless a test replaces it.
     package static let sink = Mutex<@Sendable (String) -> Void>({ message in
-        FileHandle.standardError.write(Data("[CairnDatabase] \(message)\n".utf8))
+        CairnLogger.database.debug(message)
     })
 
+    /// The switch of `Database.setLoggingEnabled` (``LogSwitch/database``).
     package static var isEnabled: Bool {
-        get { enabled.withLock { $0 } }
-        set { enabled.withLock { $0 = newValue } }
+        get { LogSwitch.database.isDebugEnabled }
+        set { LogSwitch.database.isDebugEnabled = newValue }
     }
 
     /// Writes `message` when logging is on (it is not built otherwise).
@@ -28,9 +30,9 @@ package enum DatabaseLog {
         deliver(message())
     }
 
-    /// Receives each line of ``always(_:)``; standard error unless a test replaces it.
+    /// Receives each line of ``always(_:)``; `cairn.database` at `.warning` unless a test replaces it.
     package static let warningSink = Mutex<@Sendable (String) -> Void>({ message in
-        FileHandle.standardError.write(Data("[CairnDatabase] \(message)\n".utf8))
+        CairnLogger.database.warning(message)
     })
 
     /// Writes `message` whether logging is on or not: for what a person must know (a cache that failed, was

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnModel
+import CairnLogging
 
 /// A bidirectional call (``ListenStream`` or ``WriteStream``) as ``GRPCStreamLifecycle`` drives it.
 protocol GRPCStreamCall: AnyObject, Sendable {
@@ -82,8 +83,10 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: Sendable {
         }
         switch connection {
         case .failure(let error):
+            CairnLogger.firestoreGRPC.debug("\(Self.streamName) cannot start: \(error.code) \(error.message)")
             forward(.closed(error))
         case .success(let rpc):
+            CairnLogger.firestoreGRPC.debug("\(Self.streamName) starting")
             let call = makeCall(rpc)
             state.value.call = call
             // Holds the lifecycle until the call's events end, which a stop (cancel or close) brings about.
@@ -104,6 +107,7 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: Sendable {
 
     /// The call is open and takes requests.
     func didOpen() {
+        CairnLogger.firestoreGRPC.debug("\(Self.streamName) open")
         state.value.isOpen = true
     }
 
@@ -111,9 +115,13 @@ final class GRPCStreamLifecycle<Call: GRPCStreamCall>: Sendable {
     /// this side wins over the call's own, which is then `cancelled`).
     func didClose(_ error: FirestoreErrorCode?) -> FirestoreErrorCode? {
         let cause = state.value.localFailure ?? error
+        CairnLogger.firestoreGRPC.debug("\(Self.streamName) closed\(cause.map { ": \($0.code) \($0.message)" } ?? "")")
         _ = stop()
         return cause
     }
+
+    /// The stream's name in log lines: `ListenStream` or `WriteStream`.
+    private static var streamName: String { "\(Call.self)" }
 
     /// Ends the call because of `error`, found on this side; ``didClose(_:)`` reports it.
     func fail(_ error: FirestoreErrorCode) {

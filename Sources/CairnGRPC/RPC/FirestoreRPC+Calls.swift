@@ -1,5 +1,6 @@
 import CairnCore
 import CairnModel
+import CairnLogging
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -121,15 +122,19 @@ extension FirestoreRPC {
         _ = try await call { stub, metadata in try await stub.rollback(request, metadata: metadata) }
     }
 
-    /// Runs one call with fresh metadata and maps its failure to a ``FirestoreErrorCode``.
+    /// Runs one call with fresh metadata and maps its failure to a ``FirestoreErrorCode``; `name` (the calling
+    /// method) names a failure in the debug log.
     private func call<Result: Sendable>(
+        _ name: String = #function,
         _ body: (Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>, Metadata) async throws -> Result
     ) async throws(FirestoreErrorCode) -> Result {
-        let metadata = try await metadata()
         do {
+            let metadata = try await metadata()
             return try await body(stub, metadata)
         } catch {
-            throw Self.firestoreError(error)
+            let failure = Self.firestoreError(error)
+            CairnLogger.firestoreGRPC.debug("\(name) failed: \(failure.code) \(failure.message)")
+            throw failure
         }
     }
 }

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnModel
+import CairnLogging
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import CairnLocalStore
@@ -39,6 +40,8 @@ package final class FirestoreRPC: Sendable {
                 "Cannot set up a connection to \(configuration.host):\(configuration.port): \(error). "
                     + "Check the host name and port.")
         }
+        CairnLogger.firestoreGRPC.debug(
+            "connecting to \(configuration.host):\(configuration.port) (\(configuration.usesTLS ? "TLS" : "plaintext"))")
         let client = GRPCClient(transport: transport)
         self.client = client
         self.stub = Google_Firestore_V1_Firestore.Client(wrapping: client)

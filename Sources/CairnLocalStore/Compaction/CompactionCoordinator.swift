@@ -1,3 +1,4 @@
+import CairnLogging
 import SegmentLog
 
 /// The compaction coordinator: owns what compaction needs across calls in a persistent cache — the live
@@ -90,6 +91,10 @@ final class CompactionCoordinator {
             inProgress = nil
             try relocate(summary.relocations)
             retireObsoleteRemovals(log)
+            CairnLogger.firestoreLocalStore.debug(
+                "compacted segment(s) \(summary.inputs.map { "\($0)" }.joined(separator: ", ")): kept "
+                    + "\(summary.recordsKept) record(s), dropped \(summary.recordsDropped); \(summary.bytesBefore) bytes "
+                    + "became \(summary.bytesAfter)")
             return summary
         } catch {
             inProgress = nil

@@ -1,3 +1,4 @@
+import CairnLogging
 import CairnModel
 import SegmentLog
 
@@ -101,6 +102,10 @@ extension LocalStore {
             try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
             result.bytesAfter = collectableSize() ?? 0
         }
+        CairnLogger.firestoreLocalStore.debug(
+            "garbage collection towards \(threshold) bytes: \(result.rounds) round(s), \(result.documentsEvicted) "
+                + "document(s) evicted, \(result.targetsRemoved) target(s) removed, \(result.bytesBefore) bytes became "
+                + "\(result.bytesAfter)")
         return result
     }
 

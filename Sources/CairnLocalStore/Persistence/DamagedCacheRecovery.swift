@@ -1,3 +1,4 @@
+import CairnLogging
 import Foundation
 import SegmentLog
 
@@ -90,6 +91,7 @@ package enum DamagedCacheRecovery {
             try? store.close()
             throw error
         }
+        CairnLogger.firestoreLocalStore.debug("the cache at \(directory) was \(record.summary)")
         return (store, record)
     }
 

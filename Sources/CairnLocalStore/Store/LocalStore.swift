@@ -1,3 +1,4 @@
+import CairnLogging
 import CairnModel
 import SegmentLog
 
@@ -103,8 +104,14 @@ package final class LocalStore {
             store.collector.rebuild()
         } catch {
             try? log.close()
+            CairnLogger.firestoreLocalStore.debug("the cache at \(directory) could not be opened: \(error)")
             throw LocalStoreError.wrap(error)
         }
+        let statistics = log.statistics
+        let pending = store.mutationQueue.usersWithPendingBatches.reduce(0) { $0 + store.mutationQueue.queue(of: $1).count }
+        CairnLogger.firestoreLocalStore.debug(
+            "opened the cache at \(directory): \(statistics.segments.count) segment(s), \(statistics.fileBytes) bytes, "
+                + "\(pending) pending write batch(es)")
         return store
     }
 

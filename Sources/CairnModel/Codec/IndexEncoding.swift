@@ -18,6 +18,7 @@
 //   0x25 reference       escaped(project id) escaped(database id) segment* 0x02
 //   0x2D geopoint        double(latitude) double(longitude)
 //   0x32 array           value* 0x02
+//   0x35 vector          number(element count) value* 0x02   ; a map of Firestore's vector shape (Value+Vector)
 //   0x37 map             (0x19 escaped(key) value)* 0x02      ; keys in UTF-8 order
 //   segment   = 0x3B int64(n) escaped(bytes)    ; a numeric id "__id<n>__": first, by n, then by bytes
 //             | 0x3C escaped(bytes)              ; any other segment, by UTF-8 bytes
@@ -33,6 +34,7 @@
 // exact order above 2^53 (Firestore writes them as doubles and merges neighbours); values are self-delimiting,
 // so no separator follows each one; strings are not truncated; references carry the database id, as
 // Value.compare orders by it; pending server timestamps get the label 0x16 between timestamps and strings.
+// Vectors take Firestore's vector label (53) and, as Firestore's writer, their length before their elements.
 
 /// Builds an index key: the order-preserving encodings of values (and finally a document key), each ascending
 /// or descending, concatenated so that keys compare lexicographically like the tuples they encode. The byte
@@ -110,6 +112,12 @@ package struct IndexKeyEncoder: Sendable {
             bytes.append(IndexLabel.array)
             for element in values { writeValue(element) }
             bytes.append(IndexLabel.end)
+        case .map(let object) where object.vectorElements != nil:
+            let elements = object.vectorElements ?? []
+            bytes.append(IndexLabel.vector)
+            OrderedCode.appendNumber(Int64(elements.count), to: &bytes)
+            for element in elements { writeValue(element) }
+            bytes.append(IndexLabel.end)
         case .map(let object):
             bytes.append(IndexLabel.map)
             for key in BytewiseOrder.sortedKeys(object.fields) {
@@ -155,6 +163,7 @@ enum IndexLabel {
     static let reference: UInt8 = 0x25
     static let geoPoint: UInt8 = 0x2D
     static let array: UInt8 = 0x32
+    static let vector: UInt8 = 0x35
     static let map: UInt8 = 0x37
     static let numericSegment: UInt8 = 0x3B
     static let segment: UInt8 = 0x3C

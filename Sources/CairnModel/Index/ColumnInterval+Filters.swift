@@ -158,6 +158,7 @@ extension ColumnInterval {
         case .reference: IndexLabel.reference
         case .geoPoint: IndexLabel.geoPoint
         case .array: IndexLabel.array
+        case .vector: IndexLabel.vector
         case .map: IndexLabel.map
         }
     }

@@ -67,7 +67,8 @@ package struct FieldMask: Sendable, Hashable {
     private static func collectLeaves(of object: ObjectValue, under prefix: [String], into paths: inout [FieldPath]) {
         for (key, value) in object.fields {
             let segments = prefix + [key]
-            if case .map(let nested) = value, !nested.fields.isEmpty {
+            // A vector is one value, not a map of fields to patch one by one.
+            if case .map(let nested) = value, !nested.fields.isEmpty, nested.vectorElements == nil {
                 collectLeaves(of: nested, under: segments, into: &paths)
             } else {
                 paths.append(FieldPath(segments: segments))

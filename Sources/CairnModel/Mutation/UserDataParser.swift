@@ -77,7 +77,7 @@ struct UserDataParser {
     /// ``DocumentValidation/maxDepth`` stop the walk, so deep input never recurses far.
     mutating func parse(_ value: UserValue, context: Context) throws(ModelError) -> Value? {
         switch value {
-        case .map, .array, .value(.map), .value(.array):
+        case .map, .array, .vector, .value(.map), .value(.array):
             if let problem = DocumentValidation.depthProblem(context.depth) {
                 throw ModelError.invalidArgument("Invalid data. \(problem)\(context.fieldDescription)")
             }
@@ -96,6 +96,10 @@ struct UserDataParser {
         case .value(let scalar):
             if let path = context.path { fieldMask.append(path) }
             return try validateScalar(scalar, context: context)
+        case .vector(let elements):
+            // A leaf, as in Firebase: a merge replaces the whole vector.
+            if let path = context.path { fieldMask.append(path) }
+            return Value.vector(elements)
         case .delete, .serverTimestamp, .increment, .arrayUnion, .arrayRemove:
             try parseSentinel(value, context: context)
             return nil
@@ -182,7 +186,7 @@ struct UserDataParser {
             operation = .arrayUnion(try parseArrayArguments(elements))
         case .arrayRemove(let elements):
             operation = .arrayRemove(try parseArrayArguments(elements))
-        case .value, .map, .array:
+        case .value, .map, .array, .vector:
             preconditionFailure("\(sentinel) is not a sentinel")
         }
         transforms.append(FieldTransform(field: path, operation: operation))

@@ -21,6 +21,9 @@ package indirect enum UserValue: Sendable, Equatable {
     case map([String: UserValue])
     /// An array; its elements may not hold sentinels, nor be arrays.
     case array([UserValue])
+    /// `FieldValue.vector(_:)` / `VectorValue`: a vector, stored as Firestore's vector map (``Value/vector(_:)``),
+    /// whose reserved keys only this case may write.
+    case vector([Double])
     /// `FieldValue.delete()`: removes the field (update and set-with-merge only).
     case delete
     /// `FieldValue.serverTimestamp()`: the commit time.
@@ -35,7 +38,7 @@ package indirect enum UserValue: Sendable, Equatable {
     /// The sentinel's name in Firebase's API and error messages, such as `FieldValue.delete()`; `nil` for data.
     var sentinelName: String? {
         switch self {
-        case .value, .map, .array: nil
+        case .value, .map, .array, .vector: nil
         case .delete: "FieldValue.delete()"
         case .serverTimestamp: "FieldValue.serverTimestamp()"
         case .increment: "FieldValue.increment()"

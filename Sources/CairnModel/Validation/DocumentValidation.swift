@@ -10,6 +10,8 @@
 ///   value"; the Firebase SDKs: "Nested arrays are not supported"); an array inside a map inside an array is fine;
 /// - field names are not empty, not reserved (`__.*__`) and at most 1,500 bytes (``FieldValidation``);
 /// - timestamps and geopoints are in range (``ValueRanges``);
+/// - a vector has 1 to 2,048 elements, all doubles (the server's messages: "Cannot have a zero length vector.",
+///   "Vectors must be at most 2048 dimensions.", "Vector must only contain values of type 'double'");
 /// - the document's IDs and name satisfy ``PathValidation``;
 /// - a field value is at most 1 MiB - 89 bytes (1,048,487) and the document at most 1 MiB (1,048,576), in
 ///   Firestore's storage size (``storageSize(of:key:)``). The size messages are the server's ("Document 'c/d'
@@ -34,6 +36,8 @@ package enum DocumentValidation {
     package static let maxDocumentBytes = 1_048_576
     /// The largest field value, in Firestore storage bytes (1 MiB - 89 bytes).
     package static let maxFieldValueBytes = 1_048_487
+    /// The most elements a vector may have.
+    package static let maxVectorDimensions = 2_048
 
     /// Checks a whole document a write stores (`setData`): its key, every value, and its size.
     ///
@@ -156,6 +160,19 @@ struct ValueChecker {
                 location.append(.index(index))
                 try check(element, enclosingDepth: depth, inArray: true)
                 location.removeLast()
+            }
+        case .map(let object) where object.vectorElements != nil:
+            // A vector (FieldValue.vector): its reserved keys are Firestore's own; its size and elements are checked.
+            _ = try enter(enclosingDepth)
+            let elements = object.vectorElements ?? []
+            if elements.isEmpty { throw error("Cannot have a zero length vector.") }
+            if elements.count > DocumentValidation.maxVectorDimensions {
+                throw error(
+                    "Vectors must be at most \(DocumentValidation.maxVectorDimensions) dimensions, but this one has "
+                        + "\(elements.count).")
+            }
+            if elements.contains(where: { if case .double = $0 { false } else { true } }) {
+                throw error("Vector must only contain values of type 'double'.")
             }
         case .map(let object):
             let depth = try enter(enclosingDepth)

@@ -3,6 +3,7 @@
 ///
 /// Integers and doubles share one rank (``number``), so they sort together by numeric value. A pending server
 /// timestamp (local only) sorts after every real timestamp and before every string, as in the Firebase SDKs.
+/// Vectors (maps of Firestore's vector shape, `Value+Vector.swift`) sort after arrays and before other maps.
 ///
 /// ```swift
 /// Value.string("a").typeOrder < Value.bytes([]).typeOrder   // true: strings before bytes
@@ -19,7 +20,8 @@ package enum TypeOrder: Int, Sendable, Hashable, Comparable, CaseIterable {
     case reference = 7
     case geoPoint = 8
     case array = 9
-    case map = 10
+    case vector = 10
+    case map = 11
 
     package static func < (a: TypeOrder, b: TypeOrder) -> Bool { a.rawValue < b.rawValue }
 }
@@ -38,7 +40,7 @@ extension Value {
         case .reference: .reference
         case .geoPoint: .geoPoint
         case .array: .array
-        case .map: .map
+        case .map(let object): object.vectorElements == nil ? .map : .vector
         }
     }
 }

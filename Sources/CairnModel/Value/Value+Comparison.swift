@@ -11,6 +11,7 @@ extension Value: Comparable {
     ///   of document keys: `PathSegmentOrder`, UTF-8 bytes except that numeric IDs `__id<n>__` sort first);
     /// - geopoints by latitude, then longitude (as doubles);
     /// - arrays element by element, then shorter first;
+    /// - vectors (``TypeOrder/vector``, between arrays and maps) by length, shorter first, then element by element;
     /// - maps by their (key, value) entries in UTF-8 key order, then fewer entries first.
     ///
     /// `compare` is coarser than `==`: `compare(.integer(1), .double(1.0)) == 0` although the values are not
@@ -50,7 +51,11 @@ extension Value: Comparable {
         case let (.array(x), .array(y)):
             return compareArrays(x, y)
         case let (.map(x), .map(y)):
-            return compareMaps(x, y)
+            let xElements = x.vectorElements
+            let yElements = y.vectorElements
+            if let xElements, let yElements { return compareVectors(xElements, yElements) }
+            if xElements == nil && yElements == nil { return compareMaps(x, y) }
+            return xElements == nil ? 1 : -1
         default:
             return a.typeOrder < b.typeOrder ? -1 : 1
         }
@@ -84,6 +89,11 @@ extension Value: Comparable {
             if result != 0 { return result }
         }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    static func compareVectors(_ a: [Value], _ b: [Value]) -> Int {
+        if a.count != b.count { return a.count < b.count ? -1 : 1 }
+        return compareArrays(a, b)
     }
 
     static func compareMaps(_ a: ObjectValue, _ b: ObjectValue) -> Int {

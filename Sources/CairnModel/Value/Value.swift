@@ -4,7 +4,7 @@
 /// never equals a double), NaN equals NaN, -0.0 differs from 0.0, strings compare by UTF-8 bytes, and maps compare
 /// by their entries regardless of order. Ordering is ``Value/compare(_:_:)`` (`Value+Comparison.swift`):
 /// Firestore's total order across types (null < boolean < NaN < numbers < timestamps < pending server timestamps
-/// < strings < bytes < references < geopoints < arrays < maps, see ``TypeOrder``), in which integers and doubles
+/// < strings < bytes < references < geopoints < arrays < vectors < maps, see ``TypeOrder``), in which integers and doubles
 /// compare by exact numeric value and -0.0 == 0.0.
 ///
 /// Storage: only the two large or recursive cases are `indirect` (boxed on the heap); every other case is stored

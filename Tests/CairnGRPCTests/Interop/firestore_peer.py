@@ -3,7 +3,8 @@
 Talks to the emulator named by FIRESTORE_EMULATOR_HOST with anonymous credentials. Values cross the process
 boundary as typed JSON, so that an integer stays an integer and a timestamp keeps its nanoseconds:
 {"string": "x"}, {"integer": 1}, {"double": 1.5}, {"boolean": true}, {"null": null},
-{"timestamp": {"seconds": 1, "nanos": 2}}, {"array": [typed, ...]}, {"map": {"name": typed, ...}}.
+{"timestamp": {"seconds": 1, "nanos": 2}}, {"array": [typed, ...]}, {"map": {"name": typed, ...}},
+{"vector": [1.0, 2.5]} (the client's Vector).
 
     FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 python firestore_peer.py PROJECT write rooms/a < fields.json
     FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 python firestore_peer.py PROJECT read rooms/a
@@ -15,6 +16,7 @@ import sys
 
 from google.api_core.datetime_helpers import DatetimeWithNanoseconds
 from google.cloud import firestore
+from google.cloud.firestore_v1.vector import Vector
 from google.protobuf import timestamp_pb2
 
 
@@ -34,6 +36,8 @@ def decode(typed):
         return [decode(element) for element in value]
     if kind == "map":
         return {name: decode(field) for name, field in value.items()}
+    if kind == "vector":
+        return Vector([float(element) for element in value])
     raise ValueError(f"unknown typed value {kind!r}")
 
 
@@ -52,6 +56,8 @@ def encode(value):
     if isinstance(value, DatetimeWithNanoseconds):
         stamp = value.timestamp_pb()
         return {"timestamp": {"seconds": stamp.seconds, "nanos": stamp.nanos}}
+    if isinstance(value, Vector):
+        return {"vector": [float(element) for element in value]}
     if isinstance(value, list):
         return {"array": [encode(element) for element in value]}
     if isinstance(value, dict):

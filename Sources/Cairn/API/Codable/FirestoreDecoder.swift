@@ -4,8 +4,8 @@ extension Firestore {
     /// Decodes `Decodable` values from document data (``DocumentSnapshot/data()``), as
     /// ``DocumentSnapshot/data(as:with:decoder:)`` does.
     ///
-    /// Firestore's types decode as themselves (``Timestamp``, ``GeoPoint``, ``DocumentReference``, `Data`), a
-    /// timestamp also as a `Date`, numbers as any numeric type that holds them exactly, and ``DocumentID``
+    /// Firestore's types decode as themselves (``Timestamp``, ``GeoPoint``, ``VectorValue``, ``DocumentReference``,
+    /// `Data`), a timestamp also as a `Date`, numbers as any numeric type that holds them exactly, and ``DocumentID``
     /// properties from the document's reference.
     ///
     /// ```swift
@@ -67,8 +67,8 @@ final class FirestoreValueDecoder: Swift.Decoder {
             guard let timestamp = value as? Timestamp else { throw mismatch(Timestamp.self) }
             return timestamp.dateValue() as! T
         }
-        if T.self == Timestamp.self || T.self == GeoPoint.self || T.self == DocumentReference.self || T.self == Data.self
-            || T.self == String.self
+        if T.self == Timestamp.self || T.self == GeoPoint.self || T.self == VectorValue.self
+            || T.self == DocumentReference.self || T.self == Data.self || T.self == String.self
         {
             guard let typed = value as? T else { throw mismatch(T.self) }
             return typed

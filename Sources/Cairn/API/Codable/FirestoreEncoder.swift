@@ -4,7 +4,7 @@ import Foundation
 extension Firestore {
     /// Encodes `Encodable` values into the `[String: Any]` documents of ``DocumentReference/setData(_:completion:)``.
     ///
-    /// Firestore's own types pass through as values: ``Timestamp``, ``GeoPoint``, ``DocumentReference``,
+    /// Firestore's own types pass through as values: ``Timestamp``, ``GeoPoint``, ``VectorValue``, ``DocumentReference``,
     /// ``FieldValue``, `Date` (as a timestamp) and `Data` (as bytes). Optionals that are `nil` are left out (use
     /// ``ExplicitNull`` for an explicit `null`); ``DocumentID`` properties are never written; a `nil`
     /// ``ServerTimestamp`` is written as `FieldValue.serverTimestamp()`.
@@ -109,7 +109,7 @@ final class FirestoreValueEncoder: Swift.Encoder {
         switch value {
         case let date as Date: Timestamp(date: date)
         case let box as FieldValueBox: box.fieldValue
-        case is Timestamp, is GeoPoint, is DocumentReference, is FieldValue, is Data, is NSNull: value
+        case is Timestamp, is GeoPoint, is VectorValue, is DocumentReference, is FieldValue, is Data, is NSNull: value
         case is Bool, is String, is Double, is Float: value
         case is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16, is UInt32, is UInt64: value
         default: nil

@@ -1,5 +1,6 @@
 import CairnCore
 import CairnGRPC
+import CairnLogging
 import CairnModel
 import Foundation
 import CairnLocalStore
@@ -117,6 +118,9 @@ extension ClientConfiguration {
                 // cairn/<project>/<database>) is created 0700; an existing one keeps its mode.
                 try PosixFileSystem().createDirectory(at: claim.path)
             }
+            CairnLogger.firestore.debug(
+                "starting a client for \(databaseInfo.databaseID.projectID)/\(databaseInfo.databaseID.databaseID) "
+                    + "on host \(databaseInfo.host) (TLS: \(databaseInfo.isSSLEnabled)), cache: \(cache)")
             let client = try FirestoreClient(
                 datastore: datastoreProvider(databaseInfo, queue), persistence: persistence, queue: queue)
             return StartedClient(client: client, claim: claim)

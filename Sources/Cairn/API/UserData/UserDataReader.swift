@@ -6,7 +6,7 @@ import Foundation
 /// (Firebase's `FSTUserDataReader` does both steps at once; its messages are kept).
 ///
 /// Supported, as in Firebase: `NSNull` and `nil` optionals, `Bool`, integers (any width up to `Int64.max`),
-/// `Float` / `Double`, `NSNumber`, `String`, `Data`, `Date` and ``Timestamp``, ``GeoPoint``,
+/// `Float` / `Double`, `NSNumber`, `String`, `Data`, `Date` and ``Timestamp``, ``GeoPoint``, ``VectorValue``,
 /// ``DocumentReference``, arrays, string-keyed dictionaries, and ``FieldValue`` sentinels. Anything else is
 /// `invalidArgument` "Unsupported type: T (found in field a.b)".
 ///
@@ -111,6 +111,8 @@ enum UserDataReader {
                 throw invalid("Invalid data. \(problem)", path: path)
             }
             return .value(.geoPoint(point.model))
+        case let vector as VectorValue:
+            return .vector(vector.array)
         case let reference as DocumentReference:
             return .value(.reference(reference.firestore.databaseID, try reference.key.get()))
         case let fieldValue as FieldValue:

@@ -20,7 +20,8 @@ public enum ServerTimestampBehavior: Int, Sendable, Hashable {
 /// Turns stored values back into the Swift and Foundation values of Firebase's API (Firebase's
 /// `FSTUserDataWriter`): null → `NSNull`, booleans and numbers → `NSNumber` (so `as? Bool`, `as? Int` and
 /// `as? Double` all work), strings → `String`, bytes → `Data`, timestamps → ``Timestamp``, geopoints →
-/// ``GeoPoint``, references → ``DocumentReference``, arrays → `[Any]`, maps → `[String: Any]`.
+/// ``GeoPoint``, references → ``DocumentReference``, arrays → `[Any]`, vectors (maps of Firestore's vector
+/// shape) → ``VectorValue``, other maps → `[String: Any]`.
 ///
 /// ```swift
 /// let writer = UserDataWriter(firestore: db, serverTimestampBehavior: .estimate)
@@ -64,6 +65,7 @@ struct UserDataWriter {
         case .array(let elements):
             return elements.map(convert)
         case .map(let object):
+            if let elements = object.vectorElements, let vector = VectorValue(elements: elements) { return vector }
             return convert(object)
         }
     }

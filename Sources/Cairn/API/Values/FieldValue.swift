@@ -76,7 +76,7 @@ extension UserValue {
         case .increment: "FieldValue.increment()"
         case .arrayUnion: "FieldValue.arrayUnion()"
         case .arrayRemove: "FieldValue.arrayRemove()"
-        case .value, .map, .array: "value"
+        case .value, .map, .array, .vector: "value"
         }
     }
 }
