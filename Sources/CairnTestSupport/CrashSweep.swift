@@ -33,7 +33,8 @@ public enum CrashSweep {
         operations: Int,
         open: (SimulatedFileSystem) throws -> Store,
         describe: (Store) throws -> State,
-        afterRecovery: (Store) throws -> Void
+        afterRecovery: (Store) throws -> Void,
+        isDurable: (Int) -> Bool = { _ in true }
     ) throws -> Report {
         var report = Report()
         for crashPoint in 1...operations {
@@ -53,11 +54,17 @@ public enum CrashSweep {
             for crashModel in models {
                 let recovered = try open(fs.crashImage(crashModel, seed: UInt64(crashPoint)))
                 let state = try describe(recovered)
-                // Every step that returned is durable (.full); the interrupted one is all there or not at all.
+                // Every durable step that returned is there, and what survives is a prefix of the steps: the
+                // deferred steps after the last durable one may be lost (a power loss); the interrupted one is all
+                // there or not at all.
                 let step = completed < steps.count ? steps[completed].name : "nothing"
                 let whole = completed < steps.count && state == expected[completed + 1]
-                if state == expected[completed] {
+                let durablePrefix = (0..<completed).last(where: isDurable).map { $0 + 1 } ?? 0
+                let prefix = (durablePrefix...completed).first { state == expected[$0] }
+                if prefix == completed {
                     report.outcomes.insert("absent")
+                } else if prefix != nil {
+                    report.outcomes.insert("deferred lost")
                 } else if whole {
                     report.outcomes.insert("whole")
                 } else {

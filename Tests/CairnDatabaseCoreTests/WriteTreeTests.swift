@@ -1,4 +1,5 @@
 import CairnDatabaseCore
+import CairnTestSupport
 import Testing
 
 @Suite("Write tree")
@@ -69,5 +70,38 @@ struct WriteTreeTests {
         let before = try writes.calcIndexedSlice(path("s"), serverData: server, after: NamedNode("c", Node(leaf: .int(3))), count: 5, reverse: true, index: .value)
         #expect(before.map(\.name) == ["b", "a"])
         #expect(try writes.calcIndexedSlice(path("s"), serverData: nil, after: .min, count: 1, reverse: false, index: .value).isEmpty)
+    }
+    @Test("with no hidden write, the local data including hidden writes is the visible writes' data, as re-layering every write gives it")
+    func includeHiddenWithoutHiddenWrites() throws {
+        let keys = ["a", "b", "c"]
+        var random = SeededRandom(seed: 15)
+        func randomPath(_ depth: ClosedRange<Int>) -> DatabasePath {
+            DatabasePath(keys: (0..<Int(random.next() % UInt64(depth.count)) + depth.lowerBound).map { _ in keys[Int(random.next() % 3)] })
+        }
+        for _ in 0..<60 {
+            let writes = WriteTree()
+            var ids: [Int] = []
+            for writeId in 0..<Int(random.next() % 8) + 1 {
+                let value = Node(leaf: .int(Int64(writeId)))
+                if random.next() % 3 == 0 {
+                    writes.addMerge(randomPath(0...2), [(randomPath(1...2), value), (randomPath(1...1), Node.empty)], writeId: writeId)
+                } else {
+                    writes.addOverwrite(randomPath(0...3), random.next() % 4 == 0 ? Node.empty : value, writeId: writeId, visible: true)
+                }
+                ids.append(writeId)
+            }
+            if random.next() % 2 == 0, let removed = ids.randomElement(using: &random) { _ = writes.removeWrite(removed) }
+            let server = try node(.object(["a": .object(["b": .int(-1)]), "c": .int(-2)]))
+            for _ in 0..<6 {
+                let readPath = randomPath(0...3)
+                for serverCache in [server.child(readPath), nil] {
+                    let fast = writes.calcCompleteEventCache(readPath, serverCache: serverCache, includeHidden: true)
+                    // Excluding an id no write has takes the re-layering path over every write.
+                    let layered = writes.calcCompleteEventCache(readPath, serverCache: serverCache, excluding: [-1], includeHidden: true)
+                    #expect(fast != nil)
+                    #expect(fast.map { Node.canonicalJSON($0.exportJSON()) } == layered.map { Node.canonicalJSON($0.exportJSON()) }, "reading \(readPath)")
+                }
+            }
+        }
     }
 }

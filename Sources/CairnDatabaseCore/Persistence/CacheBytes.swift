@@ -62,10 +62,11 @@ struct CacheBytesWriter {
 struct CacheBytesReader {
     private let bytes: [UInt8]
     private var offset = 0
-    /// What is being decoded, for error messages ("the server data at /a").
-    let what: String
+    /// What is being decoded, for error messages ("the server data at /a"): built only for a message, so that
+    /// replaying many records formats no text.
+    private let what: () -> String
 
-    init(_ bytes: [UInt8], what: String) {
+    init(_ bytes: [UInt8], what: @escaping @autoclosure () -> String) {
         self.bytes = bytes
         self.what = what
     }
@@ -73,7 +74,7 @@ struct CacheBytesReader {
     var isAtEnd: Bool { offset == bytes.count }
 
     func failure(_ problem: String) -> PersistenceError {
-        PersistenceError(.corruptRecord, "\(what) cannot be decoded: \(problem) (at byte \(offset) of \(bytes.count))")
+        PersistenceError(.corruptRecord, "\(what()) cannot be decoded: \(problem) (at byte \(offset) of \(bytes.count))")
     }
 
     mutating func byte() throws(PersistenceError) -> UInt8 {

@@ -50,16 +50,23 @@ extension PersistenceManager {
 
     /// One round's records: the victims removed, each pruned path marked unknown, and the kept paths below it
     /// written back with what they held. Nil when the cache cannot be read.
+    /// The kept and pruned paths are looked up in tries, so a round is linear in the number of queries.
     private func pruneRecords(_ victims: [TrackedQuery], kept: [DatabasePath]) -> [CacheRecord]? {
         var records: [CacheRecord] = victims.map { .trackedQueryRemoved(id: $0.id) }
+        let keptPaths = PathTrie<Bool>()
+        for path in kept { keptPaths.set(path, true) }
+        let victimPaths = PathTrie<Bool>()
+        for victim in victims { victimPaths.set(victim.query.path, true) }
         let prunePaths = Set(victims.map(\.query.path)).filter { path in
             // Keep wins over prune at or above; a path under another pruned path goes with it.
-            !kept.contains { $0.contains(path) } && !victims.contains { $0.query.path != path && $0.query.path.contains(path) }
+            keptPaths.firstAbove(path) { _, _ in true } == nil && victimPaths.firstAbove(path, includingSelf: false) { _, _ in true } == nil
         }
         do throws(PersistenceError) {
             for path in prunePaths.sorted(by: { $0.description < $1.description }) {
-                let keptBelow = kept.filter { path.contains($0) && $0 != path }
-                let maximal = Set(keptBelow.filter { candidate in !keptBelow.contains { $0 != candidate && $0.contains(candidate) } })
+                // The kept paths below it that no other kept path below it contains.
+                let maximal = keptPaths.descendants(of: path).map { path.child($0.0) }.filter { keptPath in
+                    keptPaths.firstAbove(keptPath, includingSelf: false) { above, _ in above.count > path.count } == nil
+                }
                 var restored: [CacheRecord] = []
                 for keptPath in maximal.sorted(by: { $0.description < $1.description }) {
                     let node = try cache.serverCache(at: keptPath)

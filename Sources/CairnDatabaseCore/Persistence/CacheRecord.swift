@@ -135,15 +135,15 @@ package enum CacheRecord: Equatable {
         return try path(text, what: "the server data key \(describe(key))")
     }
 
-    static func path(_ text: String, what: String) throws(PersistenceError) -> DatabasePath {
-        guard text.hasPrefix("/") else { throw PersistenceError(.corruptRecord, "\(what) is not a path: \(text)") }
+    static func path(_ text: String, what: @autoclosure () -> String) throws(PersistenceError) -> DatabasePath {
+        guard text.hasPrefix("/") else { throw PersistenceError(.corruptRecord, "\(what()) is not a path: \(text)") }
         if text == "/" { return .root }
         do throws(DatabaseCoreError) {
             let path = try DatabasePath(String(text.dropFirst()))
             guard path.description == text else { throw DatabaseCoreError(.invalidPath, "not in canonical form") }
             return path
         } catch {
-            throw PersistenceError(.corruptRecord, "\(what) is not a valid path (\(text)): \(error.message)")
+            throw PersistenceError(.corruptRecord, "\(what()) is not a valid path (\(text)): \(error.message)")
         }
     }
 

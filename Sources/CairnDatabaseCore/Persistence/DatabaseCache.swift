@@ -48,11 +48,13 @@ package final class DatabaseCache {
 
     private init(log: SegmentLog) { self.log = log }
 
-    /// The log settings the cache uses: the Firestore cache's (2 MiB segments, so compaction works in small
-    /// pieces; every commit durable when it returns).
+    /// The log settings the cache uses: 2 MiB segments, as the Firestore cache's, so compaction works in small
+    /// pieces. The log itself never syncs on commit (`.none`): ``commit(_:durable:)`` syncs the durable commits,
+    /// and a deferred one becomes durable with the next sync (a durable commit, a compaction, or closing).
     package static var defaultLogConfiguration: SegmentLog.Configuration {
         var configuration = SegmentLog.Configuration()
         configuration.segmentTargetSize = 2 << 20
+        configuration.durability = .none
         return configuration
     }
 
@@ -122,8 +124,11 @@ package final class DatabaseCache {
 
     // MARK: Commits
 
-    /// Commits `records` as one atomic batch and updates the views.
-    package func commit(_ records: [CacheRecord]) throws(PersistenceError) {
+    /// Commits `records` as one atomic batch and updates the views. A `durable` commit is on disk when this returns,
+    /// with every deferred commit before it (one sync). A deferred one (`durable: false`) is written to the
+    /// operating system at once, so a process crash keeps it, but a power loss before the next sync may lose it;
+    /// what survives is always a prefix of the commits, whole batches only.
+    package func commit(_ records: [CacheRecord], durable: Bool = true) throws(PersistenceError) {
         guard !records.isEmpty else { return }
         var batch = WriteBatch()
         for record in records {
@@ -132,7 +137,12 @@ package final class DatabaseCache {
         }
         let firstLSN = log.nextLSN
         let locations: [RecordLocation]
-        do { locations = try log.commit(batch) } catch { throw DatabaseCache.wrap(error) }
+        do {
+            locations = try log.commit(batch)
+            if durable { try log.sync() }
+        } catch {
+            throw DatabaseCache.wrap(error)
+        }
         for (index, record) in records.enumerated() {
             integrate(record, lsn: firstLSN + UInt64(index), location: locations[index], nodeKnown: true)
         }

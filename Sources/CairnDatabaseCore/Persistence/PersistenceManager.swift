@@ -1,8 +1,11 @@
 /// What the sync tree and the repo call to keep the cache (Firebase's `FPersistenceManager` with its
 /// `FTrackedQueryManager`): user writes added and finished, server data, listens completed, queries used, the
 /// keys in filtered queries' windows; and what they read back: the cached data of a query and whether it is
-/// complete. Each call is one atomic commit. A storage failure is logged once and turns persistence off for the
-/// rest of the session (the client goes on in memory), never a crash.
+/// complete. Each call is one atomic commit. User writes, their end, server data and prunes are durable when the
+/// call returns; tracked-query records (a query used, made inactive or complete, a window's keys, a new session)
+/// are deferred: they ride on the next durable commit's sync, because losing them in a power loss only makes the
+/// cache know less (Docs/Database.md, "On disk"). A storage failure is logged once and turns persistence off for
+/// the rest of the session (the client goes on in memory), never a crash.
 ///
 /// ```swift
 /// let persistence = PersistenceManager(cache: try DatabaseCache.open(at: directory))
@@ -19,7 +22,7 @@ package final class PersistenceManager {
     package internal(set) var pruneRounds = 0
 
     /// Takes over an opened cache: a new session starts and every query active in the last one is set inactive
-    /// (one commit), as Firebase does at start-up.
+    /// (one deferred commit), as Firebase does at start-up.
     package init(cache: DatabaseCache, policy: CachePolicy = CachePolicy()) {
         self.cache = cache
         self.policy = policy
@@ -30,7 +33,7 @@ package final class PersistenceManager {
             inactive.isActive = false
             records.append(inactive.record)
         }
-        perform("start a session") { try cache.commit(records) }
+        perform("start a session") { try cache.commit(records, durable: false) }
     }
 
     /// Runs a cache operation; a failure turns persistence off with one logged line.
@@ -112,7 +115,7 @@ package final class PersistenceManager {
     /// The server answered the query's listen with `ok`.
     package func setQueryComplete(_ query: QuerySpec) {
         let records = completeRecords(for: query)
-        perform("mark a query complete") { try cache.commit(records) }
+        perform("mark a query complete") { try cache.commit(records, durable: false) }
     }
 
     /// The records that make `query` complete: a default query also completes every tracked query at and below
@@ -168,13 +171,13 @@ package final class PersistenceManager {
             nextQueryId += 1
         }
         tracked.isActive = active
-        perform("track a query") { try cache.commit([tracked.record]) }
+        perform("track a query") { try cache.commit([tracked.record], durable: false) }
     }
 
     /// The child keys in a filtered query's window (Firebase's tracked keys).
     package func setTrackedQueryKeys(_ keys: Set<String>, for query: QuerySpec) {
         guard !query.params.loadsAllData, let tracked = trackedQuery(query), cache.trackedKeys[tracked.id] != keys else { return }
-        perform("track a query's keys") { try cache.commit([.trackedKeysChanged(id: tracked.id, keys: keys)]) }
+        perform("track a query's keys") { try cache.commit([.trackedKeysChanged(id: tracked.id, keys: keys)], durable: false) }
     }
 
     /// An inactive, complete default query at `path`, or the existing one made complete.

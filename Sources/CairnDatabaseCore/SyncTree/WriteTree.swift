@@ -10,13 +10,19 @@ package final class WriteTree {
     package private(set) var allWrites: [WriteRecord] = []
     package private(set) var visibleWrites = CompoundWrite()
     package private(set) var lastWriteId = -1
+    /// How many of ``allWrites`` are hidden (a transaction's sets).
+    private var hiddenWriteCount = 0
+    /// False once a removal left ``visibleWrites`` other than the layering of the visible writes (a write removed
+    /// while an earlier one at or above it is pending stays folded into it, as in Firebase); a re-layering makes
+    /// it true again. With it and no hidden write, the visible compound write is every write.
+    private var visibleWritesAreLayered = true
 
     package init() {}
 
     package func addOverwrite(_ path: DatabasePath, _ node: Node, writeId: Int, visible: Bool) {
         precondition(writeId > lastWriteId, "write ids must increase")
         allWrites.append(WriteRecord(writeId: writeId, path: path, snap: node, children: nil, visible: visible))
-        if visible { visibleWrites = visibleWrites.adding(path, node) }
+        if visible { visibleWrites = visibleWrites.adding(path, node) } else { hiddenWriteCount += 1 }
         lastWriteId = writeId
     }
 
@@ -32,6 +38,8 @@ package final class WriteTree {
         defer {
             allWrites = []
             visibleWrites = CompoundWrite()
+            hiddenWriteCount = 0
+            visibleWritesAreLayered = true
         }
         return !allWrites.isEmpty
     }
@@ -45,6 +53,7 @@ package final class WriteTree {
     package func removeWrite(_ writeId: Int) -> Bool {
         guard let position = allWrites.firstIndex(where: { $0.writeId == writeId }) else { return false }
         let removed = allWrites.remove(at: position)
+        if !removed.visible { hiddenWriteCount -= 1 }
         var wasVisible = removed.visible
         var overlapsOthers = false
         var index = allWrites.count - 1
@@ -62,9 +71,11 @@ package final class WriteTree {
         if !wasVisible { return false }
         if overlapsOthers {
             visibleWrites = WriteTree.layer(allWrites, at: .root) { $0.visible }
+            visibleWritesAreLayered = true
             lastWriteId = allWrites.last?.writeId ?? -1
             return true
         }
+        if allWrites[..<position].contains(where: { $0.visible && $0.touches(removed.path) }) { visibleWritesAreLayered = false }
         if removed.snap != nil {
             visibleWrites = visibleWrites.removing(removed.path)
         } else {
@@ -103,13 +114,16 @@ package final class WriteTree {
     }
 
     /// The complete local node at `path`: writes over `serverCache`, or nil when neither is complete. With
-    /// `excluding` or `includeHidden`, the writes are re-layered (transactions compute their base this way).
+    /// `includeHidden` the node is never nil (writes over empty data). With `excluding`, or `includeHidden` while a
+    /// write is hidden (or the visible compound write is not their layering), the writes are re-layered
+    /// (transactions compute their base this way); otherwise the visible compound write answers, so that
+    /// restoring n writes, each read under the ones before, stays linear.
     package func calcCompleteEventCache(_ path: DatabasePath, serverCache: Node?, excluding: [Int] = [], includeHidden: Bool = false) -> Node? {
-        if excluding.isEmpty && !includeHidden {
+        if excluding.isEmpty && (!includeHidden || (hiddenWriteCount == 0 && visibleWritesAreLayered)) {
             if let shadowing = visibleWrites.completeNode(at: path) { return shadowing }
             let subMerge = visibleWrites.childWrite(path)
-            if subMerge.isEmpty { return serverCache }
-            if serverCache == nil && !subMerge.hasCompleteWrite(at: .root) { return nil }
+            if subMerge.isEmpty { return includeHidden ? serverCache ?? .empty : serverCache }
+            if !includeHidden && serverCache == nil && !subMerge.hasCompleteWrite(at: .root) { return nil }
             return subMerge.apply(to: serverCache ?? .empty)
         }
         let merge = visibleWrites.childWrite(path)
