@@ -78,6 +78,15 @@ final class DocumentLog: Sendable {
         throw FirestoreErrorCode(.deadlineExceeded, "no snapshot with \(what)")
     }
 
+    /// The last snapshot that satisfies `predicate` within `seconds`, nil when none came (nothing is recorded).
+    func poll(seconds: Double, _ predicate: (Seen) -> Bool) async -> Seen? {
+        for _ in 0..<max(1, Int(seconds * 50)) {
+            if let match = seen.withLock({ $0.last(where: predicate) }) { return match }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
     /// Forgets what was seen, so that the next wait only matches later snapshots.
     func clear() { seen.withLock { $0.removeAll() } }
 }
@@ -156,4 +165,25 @@ final class WriteOutcomes: Sendable {
 /// The document stored on the emulator, read with a raw BatchGetDocuments (`exists` is false when missing).
 func serverDocument(_ rpc: FirestoreRPC, _ path: String) async throws -> CairnModel.Document {
     try await rpc.lookup([try DocumentKey(parsing: path)])[0]
+}
+
+/// Commits `writes` with a raw Commit, again when the emulator fails it for a listen stream that ended at the same
+/// moment: the emulator sends each commit's changes to every listener inside the commit, and a listener whose
+/// stream was just cancelled or completed (a client's `disableNetwork`, a terminated client) makes the commit
+/// report `cancelled` ("call already cancelled") or `unknown` ("Stream is already completed") after it was
+/// applied. Only for idempotent writes (sets and patches with fixed values): a retried one changes nothing.
+func commitRetryingEmulatorListenerRace(_ rpc: FirestoreRPC, _ writes: [Mutation]) async throws {
+    var attempt = 1
+    while true {
+        let failure: FirestoreErrorCode
+        do {
+            _ = try await rpc.commit(writes)
+            return
+        } catch {
+            failure = error
+        }
+        guard attempt < 5, failure.code == .cancelled || failure.code == .unknown else { throw failure }
+        try await Task.sleep(for: .milliseconds(50 * attempt))
+        attempt += 1
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CairnDatabaseCore
 import CairnLocalStore
 
 /// `cairn salvage DIR --output NEW`: rebuilds a damaged cache from its intact frames into a new directory
@@ -8,7 +9,7 @@ struct SalvageCommand: ParsableCommand {
         commandName: "salvage",
         abstract: "Copy every intact record of a damaged cache into a new directory.",
         discussion: """
-            For a cache that `verify` reports damaged: copies DIR's files into --output (which must not exist) \
+            For a cache that `verify` reports damaged (a Firestore or a Realtime Database cache): copies DIR's files into --output (which must not exist) \
             and rebuilds the copy from every intact frame (SegmentLog.salvage). Whole batches only: a batch \
             whose commit frame is damaged is dropped, and so is everything after a damaged range up to the next \
             commit frame. Prints the segments read, what was kept, every damaged range lost, and whether the \
@@ -31,9 +32,18 @@ struct SalvageCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        let result = try reportingInspectionErrors { try CacheSalvage.salvage(from: directory, to: output) }
+        var kind = "Firestore"
+        let result = try reportingInspectionErrors {
+            try CacheSalvage.salvage(from: directory, to: output) { salvaged in
+                guard DatabaseCacheDetection.isDatabaseCache(at: salvaged) else {
+                    return try CacheSalvage.firestoreReplayProblem(at: salvaged)
+                }
+                kind = "Realtime Database"
+                return try Self.databaseReplayProblem(at: salvaged)
+            }
+        }
         let report = result.report
-        print("salvaged \(result.source) into \(result.output)")
+        print("salvaged \(result.source) (a \(kind) cache) into \(result.output)")
         print("read segment(s) \(report.segmentsRead.map(String.init).joined(separator: ", "))"
               + (report.manifestWasUnreadable ? " (the manifest was unreadable: every segment file was read)" : ""))
         print("kept: \(report.recordsKept) record(s) in \(report.framesKept) frame(s)")
@@ -45,5 +55,16 @@ struct SalvageCommand: ParsableCommand {
             throw ExitCode(1)
         }
         print("the salvaged cache opens; check it with `cairn verify \(result.output)`")
+    }
+
+    /// Why the salvaged Realtime Database cache in `directory` cannot be replayed, nil when it opens.
+    private static func databaseReplayProblem(at directory: String) throws -> String? {
+        do throws(PersistenceError) {
+            let inspector = try DatabaseCacheInspector.open(at: directory)
+            defer { inspector.close() }
+            return inspector.replayProblem
+        } catch {
+            throw InspectionError(error.isDamage ? .corruption : .io, error.message)
+        }
     }
 }

@@ -80,6 +80,9 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// The SDK's version: Cairn's (`FirebaseVersion()` reports the same).
+    public class func sdkVersion() -> String { CairnVersion.current }
+
     /// The clients of every database that started, of every app (for the class-level `goOffline`/`goOnline`).
     static func startedRepos() -> [Repo] {
         instancesLock.withLock { Array(instances.values) }.compactMap { database in database.lock.withLock { database.started } }

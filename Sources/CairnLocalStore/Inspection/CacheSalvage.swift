@@ -27,11 +27,17 @@ package enum CacheSalvage {
     }
 
     /// Salvages the log of `source` into the new directory `output`; `source` is never modified.
+    /// `replayProblem` replays the salvaged copy as its kind of cache and says why it cannot be replayed (nil when
+    /// it opens): by default as a Firestore cache (``firestoreReplayProblem(at:)``); the `cairn` tool passes a
+    /// check that also knows Realtime Database caches, which live in another module.
     ///
     /// - Throws: ``InspectionError`` `.locked` when an app holds `source`, `.invalidArgument` when `output`
     ///   exists or lies inside `source`, `.notACache` when `source` holds no log, `.io` when copying fails.
     ///   On failure `output` is removed.
-    package static func salvage(from source: String, to output: String) throws -> Result {
+    package static func salvage(
+        from source: String, to output: String,
+        replayProblem: (String) throws -> String? = firestoreReplayProblem(at:)
+    ) throws -> Result {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         guard files.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -71,12 +77,17 @@ package enum CacheSalvage {
             } catch {
                 throw InspectionError.wrap(error, directory: source)
             }
-            let inspector = try CacheInspector.open(at: output)
-            defer { inspector.close() }
-            return Result(source: source, output: output, report: report, replayProblem: inspector.replayProblem)
+            return Result(source: source, output: output, report: report, replayProblem: try replayProblem(output))
         } catch {
             try? files.removeItem(atPath: output)
             throw error
         }
+    }
+
+    /// Why the Firestore cache in `directory` cannot be replayed, nil when it opens.
+    package static func firestoreReplayProblem(at directory: String) throws -> String? {
+        let inspector = try CacheInspector.open(at: directory)
+        defer { inspector.close() }
+        return inspector.replayProblem
     }
 }
