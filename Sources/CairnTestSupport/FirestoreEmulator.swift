@@ -128,12 +128,19 @@ public final class FirestoreEmulator: @unchecked Sendable {
     /// `host:port`, the form of `FIRESTORE_EMULATOR_HOST`.
     public var hostAndPort: String { "\(host):\(port)" }
 
-    /// Deletes every document of the project's default database.
+    /// Deletes every document of the project's default database. Retried when the emulator answers 499: it tells
+    /// listeners of each change inside the request, and a listen stream that ended at that moment (a client's
+    /// `disableNetwork` or `terminate`) fails the request with "call already cancelled" after it was applied; the
+    /// deletion is idempotent.
     public func reset(projectID: String) throws {
         let path = "/emulator/v1/projects/\(projectID)/databases/(default)/documents"
-        let answer = try LoopbackHTTP.request("DELETE", path, port: port)
-        guard answer.status == 200 else {
-            throw EmulatorError("DELETE \(path) answered \(answer.status): \(answer.body.prefix(200)); see \(logPath)")
+        for attempt in 1...5 {
+            let answer = try LoopbackHTTP.request("DELETE", path, port: port)
+            if answer.status == 200 { return }
+            guard answer.status == 499, attempt < 5 else {
+                throw EmulatorError("DELETE \(path) answered \(answer.status): \(answer.body.prefix(200)); see \(logPath)")
+            }
+            usleep(useconds_t(50_000 * attempt))
         }
     }
 
