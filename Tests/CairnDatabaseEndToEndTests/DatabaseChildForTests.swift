@@ -28,11 +28,13 @@ final class DatabaseChild: @unchecked Sendable, CustomStringConvertible {
     private var stdoutURL: URL { scratch.appendingPathComponent("stdout") }
     private var stderrURL: URL { scratch.appendingPathComponent("stderr") }
 
-    init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Runs `cairn COMMAND ARGUMENTS` (the hidden `database-child` by default; the server tests run
+    /// `database-emulator` the same way, see ``EmulatorProcess``).
+    init(command: String = "database-child", _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.cairn), "\(Self.cairn) is missing or not executable",
                      sourceLocation: sourceLocation)
-        self.arguments = ["database-child"] + arguments
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-database-child-\(UUID().uuidString)")
+        self.arguments = [command] + arguments
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-\(command)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for file in [stdoutURL, stderrURL] {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
