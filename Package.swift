@@ -132,6 +132,7 @@ let package = Package(
                 "Cairn",
                 "CairnDatabase",
                 "CairnDatabaseCore",
+                "CairnDatabaseServer",
                 "CairnCore",
                 "SegmentLog",
                 "CairnModel",
