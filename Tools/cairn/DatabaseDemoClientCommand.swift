@@ -122,21 +122,32 @@ private final class DemoClient: @unchecked Sendable {
     }
 
     /// Reads commands from standard input on a thread of its own and runs each on ``queue``: `offline` in the
-    /// first phase, `online` after a restart.
+    /// first phase, `online` after a restart. Reads the file descriptor, not stdio's `stdin`: a thread blocked in
+    /// `readLine()` holds `stdin`'s lock, and `printNow`'s `fflush(nil)` waits for every stream's lock.
     func readCommands() {
         let thread = Thread { [self] in
-            while let line = readLine() {
-                let command = line.trimmingCharacters(in: .whitespaces)
-                Self.queue.async { [self] in
-                    switch (phase, command) {
-                    case (.first, "offline"): writeOffline()
-                    case (.restart, "online"): database.goOnline()
-                    default: printNow("@error unknown command \"\(command)\" in phase \(phase.rawValue)")
-                    }
+            var buffer = Data()
+            while true {
+                let chunk = FileHandle.standardInput.availableData
+                if chunk.isEmpty { return }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let command = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                        .trimmingCharacters(in: .whitespaces)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    Self.queue.async { [self] in run(command) }
                 }
             }
         }
         thread.start()
+    }
+
+    private func run(_ command: String) {
+        switch (phase, command) {
+        case (.first, "offline"): writeOffline()
+        case (.restart, "online"): database.goOnline()
+        default: printNow("@error unknown command \"\(command)\" in phase \(phase.rawValue)")
+        }
     }
 
     func listen() {
