@@ -29,7 +29,7 @@ struct DatabaseOnlineCommand: ParsableCommand {
     var writes = 500
 
     @Option(help: "Timed initial loads per variant (memory only, persistence on).")
-    var runs = 5
+    var loads = 5
 
     @Option(help: "Multiplies the tree's size (10 MiB at 1; 0.05 is a quick smoke test).")
     var scale = 1.0
@@ -39,7 +39,7 @@ struct DatabaseOnlineCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(writes) else { throw ValidationError("--writes must be between 1 and 100000") }
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard loads >= 1 else { throw ValidationError("--loads must be at least 1") }
         guard scale > 0, scale.isFinite, scale <= 10 else { throw ValidationError("--scale must be a number in (0, 10]") }
     }
 
@@ -48,7 +48,7 @@ struct DatabaseOnlineCommand: ParsableCommand {
         defer { try? scratch.removeAll() }
         let server = try BenchDatabaseServer()
         defer { server.stop() }
-        Console.progress("local server on 127.0.0.1:\(server.port); \(writes) writes, \(runs) loads per variant, scale \(scale)")
+        Console.progress("local server on 127.0.0.1:\(server.port); \(writes) writes, \(loads) loads per variant, scale \(scale)")
 
         var results: [OnlineResult] = []
         results.append(try listenerLatency(server))
@@ -99,7 +99,7 @@ struct DatabaseOnlineCommand: ParsableCommand {
                              scratch: ScratchDirectory) throws -> OnlineResult {
         let name = persistent ? "initial_load_persistent" : "initial_load"
         var samples: [Double] = []
-        for run in 1...runs {
+        for run in 1...loads {
             let directory = persistent ? try scratch.freshDirectory("online-cache") : nil
             let client = server.client(persistenceDirectory: directory)
             defer { client.close() }
