@@ -1,6 +1,7 @@
 # The two set-up commands of the README, each self-sufficient on a fresh Debian 12 + Swift 6.3 machine:
 #   make demo   — build and run the demo: the offline story against the Firestore emulator (offline only without
-#                 it), then the storage engine (write, SIGKILL, reopen, compact)
+#                 it), a damaged cache, the Realtime Database against the built-in local server, then the storage
+#                 engine (write, SIGKILL, reopen, compact)
 #   make test   — build once and run every test target (first creating .venv-interop, the official Python
 #                 Firestore client and Admin SDK for the interop tests, when it is missing)
 # `make bench` runs the engine benchmark (release build) and writes bench-results/engine.json.

@@ -143,6 +143,7 @@ let package = Package(
                 "Cairn",
                 "CairnDatabase",
                 "CairnDatabaseCore",
+                "CairnDatabaseServer",
                 "CairnCore",
                 "SegmentLog",
                 "CairnModel",

@@ -13,7 +13,8 @@ import Foundation
 struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "database",
-        abstract: "The Realtime Database cache: open and first value, 200,000 tracked queries, 1,000 restored writes, pruning.")
+        abstract: "The Realtime Database cache: open and first value, 200,000 tracked queries, 1,000 restored writes, pruning.",
+        subcommands: [DatabaseOnlineCommand.self])
 
     @Option(help: "Timed runs per measurement.")
     var runs = 5

@@ -19,6 +19,7 @@ struct CairnCommand: ParsableCommand {
             DemoCommand.self, InspectCommand.self, DumpCommand.self, VerifyCommand.self, StatsCommand.self,
             OutboxCommand.self, CompactCommand.self, GarbageCollectCommand.self, SalvageCommand.self, FixtureCommand.self,
             CrashWriterCommand.self, SyncChildCommand.self, DatabaseEmulatorCommand.self, DatabaseChildCommand.self,
+            DatabaseDemoClientCommand.self,
         ])
 
     /// As ArgumentParser's, except for the exit statuses: usage errors exit 2 (not 64), and so does any other

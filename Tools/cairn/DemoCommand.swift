@@ -9,13 +9,20 @@ import SegmentLog
 /// restart, go online, see the writes reach the server; otherwise offline only (``OfflineDemo``): listen, write,
 /// terminate, reopen, and see the documents and the outbox survive. Then a damaged cache (``DamagedCacheDemo``):
 /// a bit flipped in the middle of the active segment, `cairn verify` naming it, and the app recovering with its
-/// pending writes. Then the storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
+/// pending writes. Then the Realtime Database (``DatabaseDemo``): the local server in this process, the app in a
+/// child process with persistence on — presence, offline writes, a SIGKILL and restart, the writes reaching the
+/// server in order, the presence entry set to "offline" when the app is killed. Then the storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
 /// reopened and checked (every batch the child acknowledged is there, whole, and nothing else but at most the
 /// batch that was in flight), and compaction gives space back.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "The public API offline, restarted, then synced to the emulator; then SIGKILL and reopen the storage engine.")
+        abstract: "Firestore offline, restarted, synced; a damaged cache; the Realtime Database; SIGKILL and reopen the engine.")
+
+    /// The parts of the demo, in the order they run.
+    enum Part: String, ExpressibleByArgument, CaseIterable {
+        case firestore, damagedCache = "damaged-cache", database, engine
+    }
 
     @Option(help: "Log directory (default: a new temporary directory, removed afterwards).")
     var directory: String?
@@ -32,9 +39,20 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Run the public-API demo offline only, without the Firestore emulator.")
     var offline = false
 
+    @Option(help: "Run only this part: firestore, damaged-cache, database (the Realtime Database) or engine.")
+    var only: Part?
+
     func run() throws {
-        try runPublicAPIDemo()
-        try runDamagedCacheDemo()
+        let parts = only.map { [$0] } ?? Part.allCases
+        if parts.contains(.firestore) { try runPublicAPIDemo() }
+        if parts.contains(.damagedCache) { try runDamagedCacheDemo() }
+        if parts.contains(.database) { try runDatabaseDemo() }
+        if parts.contains(.engine) { try runEngineDemo() }
+    }
+
+    /// A child process appends durable batches and is SIGKILLed, `rounds` times; the log is reopened and checked
+    /// after each; then compaction.
+    private func runEngineDemo() throws {
         let path = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-\(getpid())").path
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: path) } }
         print("\nStorage engine under the cache: SIGKILL a writer mid-write, reopen, check — log directory: \(path)")
@@ -132,6 +150,21 @@ struct DemoCommand: ParsableCommand {
             throw exit
         } catch {
             print("the damaged-cache demo failed: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// The Realtime Database part, on a cache directory removed afterwards. SIGPIPE is ignored: a client process
+    /// that died makes a command sent to it fail instead of ending the demo.
+    private func runDatabaseDemo() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-demo-database-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        signal(SIGPIPE, SIG_IGN)
+        print("")
+        do {
+            try runBlocking { try await DatabaseDemo.run(directory: cache) { printNow($0) } }
+        } catch {
+            print("  FAILED: \(error)")
             throw ExitCode.failure
         }
     }
