@@ -1,6 +1,7 @@
 import CairnDatabaseCore
 import CairnDatabaseServer
 import Foundation
+import Logging
 import Synchronization
 
 /// The Realtime Database part of `cairn demo`: the local server (``DatabaseServer``) in this process on a free
@@ -23,8 +24,10 @@ enum DatabaseDemo {
         let namespace = "demo-cairn-\(getpid())"
         let received = RequestLog()
         var configuration = DatabaseServerConfiguration()
-        configuration.log = { line in
-            if let request = line.range(of: " ← request ") { received.append(String(line[request.upperBound...])) }
+        configuration.logger = Logger(label: "cairn.database-server") { _ in
+            RequestLogHandler { line in
+                if let request = line.range(of: " ← request ") { received.append(String(line[request.upperBound...])) }
+            }
         }
         let server = DatabaseServer(configuration: configuration)
         let port = try await server.start()
@@ -170,5 +173,27 @@ enum DatabaseDemo {
 
         func append(_ request: String) { stored.withLock { $0.append(request) } }
         var lines: [String] { stored.withLock { $0 } }
+    }
+}
+
+/// Hands every line the server logs, at debug level and up, to `sink`: the demo reads the requests the server's
+/// sessions received from them (`<connection> ← request <n> <action> /<path>`, never a body or a token).
+private struct RequestLogHandler: LogHandler {
+    let sink: @Sendable (String) -> Void
+    var logLevel: Logger.Level = .debug
+    var metadata: Logger.Metadata = [:]
+
+    init(sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+        function: String, line: UInt
+    ) {
+        sink(message.description)
     }
 }
