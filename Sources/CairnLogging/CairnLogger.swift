@@ -54,8 +54,12 @@ package struct CairnLogger: Sendable {
         // bootstraps after Cairn started still gets every later line.
         var logger = Logger(label: label)
         logger.logLevel = logSwitch.isDebugEnabled ? .debug : .notice
-        logger.log(level: level, "\(message)")
+        logger.log(level: level, "\(message)", source: source)
     }
+
+    /// The product a line comes from (swift-log's `source`, `[Cairn]` or `[CairnDatabase]` in its default
+    /// handler's output), instead of this module's name, which every line would otherwise carry.
+    private var source: String { label.hasPrefix("cairn.database") ? "CairnDatabase" : "Cairn" }
 }
 
 extension CairnLogger {
