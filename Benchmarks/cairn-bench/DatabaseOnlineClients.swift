@@ -4,8 +4,8 @@
 import CairnDatabase
 import CairnDatabaseCore
 import CairnDatabaseServer
+import CairnTestSupport
 import Foundation
-import Synchronization
 
 /// The local Realtime Database server (``DatabaseServer``) on a free loopback port, started and stopped from
 /// synchronous code, with one namespace for the suite.
@@ -20,10 +20,10 @@ final class BenchDatabaseServer: Sendable {
         configuration.idleTimeout = .seconds(3600)
         let server = DatabaseServer(configuration: configuration)
         self.server = server
-        port = try blocking { try await server.start() }
+        port = try runBlocking { try await server.start() }
     }
 
-    func stop() { try? blocking { await self.server.stop() } }
+    func stop() { try? runBlocking { await self.server.stop() } }
 
     /// Sets `path` to `node` as the administrator, through the server's core (no client, no wire).
     func fill(_ path: DatabasePath, with node: Node) throws {
@@ -79,22 +79,4 @@ struct BenchDatabaseClient {
         app.delete { _ in deleted.signal() }
         _ = deleted.wait(timeout: .now() + 60)
     }
-}
-
-/// Runs `body` on a task and waits for it on this (non-pool) thread.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do {
-            let value = try await body()
-            outcome.withLock { $0 = .success(value) }
-        } catch {
-            outcome.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
-    guard let result = outcome.withLock({ $0 }) else { throw BenchError("an asynchronous step ended without a result") }
-    return try result.get()
 }

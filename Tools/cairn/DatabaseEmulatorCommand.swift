@@ -1,5 +1,6 @@
 import ArgumentParser
 import CairnDatabaseServer
+import CairnTestSupport
 import Foundation
 import Logging
 

@@ -5,34 +5,9 @@ import CairnGRPC
 import CairnModel
 import Dispatch
 import Foundation
-import Synchronization
 
-// What the commands that use the public API share: waiting for async work from a synchronous command, the
+// What the commands that use the public API share (waiting for async work: CairnTestSupport's `runBlocking`): the
 // emulator's address as an option value, and a Firestore instance on a persistent cache, online over gRPC.
-
-/// Runs `body` on the concurrency runtime and waits for it: the tool's commands are synchronous.
-///
-/// ```swift
-/// let count = try runBlocking { try await db.collection("items").getDocuments(source: .cache).count }
-/// ```
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do {
-            let value = try await body()
-            outcome.withLock { $0 = .success(value) }
-        } catch {
-            outcome.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
-    guard let result = outcome.withLock({ $0 }) else {
-        throw FirestoreErrorCode(.internal, "an asynchronous step ended without a result")
-    }
-    return try result.get()
-}
 
 /// A Firestore emulator's address, `host:port` on the command line (the form of `FIRESTORE_EMULATOR_HOST`).
 struct EmulatorAddress: ExpressibleByArgument, Sendable, CustomStringConvertible {

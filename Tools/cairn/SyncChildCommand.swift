@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cairn
+import CairnTestSupport
 import Foundation
 
 #if canImport(Glibc)
