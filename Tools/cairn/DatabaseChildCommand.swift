@@ -96,19 +96,10 @@ struct DatabaseChildCommand: ParsableCommand {
 
     /// `keep` runs with the smallest cache Firebase allows (1 MiB), so that pruning runs.
     private func open() -> Database {
-        let appName = "database-child"
-        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
-        options.databaseURL = "https://\(namespace).firebaseio.com"
-        FirebaseApp.configure(name: appName, options: options)
-        let database = Database.database(app: FirebaseApp.app(name: appName)!)
-        database.callbackQueue = DispatchQueue(label: "cairn.database-child.callbacks")
-        database.useEmulator(withHost: emulator.host, port: emulator.port)
-        if let directory {
-            database.isPersistenceEnabled = true
-            if phase == .keep { database.persistenceCacheSizeBytes = 1 << 20 }
-            database.usePersistenceDirectory(directory)
-        }
-        return database
+        openDatabase(
+            app: "database-child", namespace: namespace, emulator: emulator,
+            queue: DispatchQueue(label: "cairn.database-child.callbacks"), directory: directory,
+            cacheSize: phase == .keep ? 1 << 20 : nil)
     }
 
     /// `value` fires only from a complete cache, and `items` was never loaded from a server: the items are

@@ -70,16 +70,8 @@ struct DatabaseDemoClientCommand: ParsableCommand {
     }
 
     private func open() -> Database {
-        let appName = "database-demo-client"
-        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
-        options.databaseURL = "https://\(namespace).firebaseio.com"
-        FirebaseApp.configure(name: appName, options: options)
-        let database = Database.database(app: FirebaseApp.app(name: appName)!)
-        database.callbackQueue = DemoClient.queue
-        database.useEmulator(withHost: emulator.host, port: emulator.port)
-        database.isPersistenceEnabled = true
-        database.usePersistenceDirectory(directory)
-        return database
+        openDatabase(app: "database-demo-client", namespace: namespace, emulator: emulator, queue: DemoClient.queue,
+                     directory: directory)
     }
 }
 
