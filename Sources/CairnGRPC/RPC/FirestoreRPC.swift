@@ -29,19 +29,22 @@ package final class FirestoreRPC: Sendable {
     package init(configuration: FirestoreRPCConfiguration) throws(FirestoreErrorCode) {
         self.configuration = configuration
         self.serializer = FirestoreSerializer(databaseID: configuration.databaseID)
+        let security = configuration.usesTLS ? try configuration.trustRoots.transportSecurity() : .plaintext
         let transport: HTTP2ClientTransport.Posix
         do {
             transport = try HTTP2ClientTransport.Posix(
-                target: .dns(host: configuration.host, port: configuration.port),
-                transportSecurity: configuration.usesTLS ? .tls : .plaintext)
+                target: .dns(host: configuration.host, port: configuration.port), transportSecurity: security)
         } catch {
             throw FirestoreErrorCode(
                 .invalidArgument,
                 "Cannot set up a connection to \(configuration.host):\(configuration.port): \(error). "
-                    + "Check the host name and port.")
+                    + (configuration.usesTLS
+                        ? "Check the host name, the port and the TLS trust roots (\(configuration.trustRoots))."
+                        : "Check the host name and port."))
         }
         CairnLogger.firestoreGRPC.debug(
-            "connecting to \(configuration.host):\(configuration.port) (\(configuration.usesTLS ? "TLS" : "plaintext"))")
+            "connecting to \(configuration.host):\(configuration.port) "
+                + (configuration.usesTLS ? "(TLS, trust roots: \(configuration.trustRoots))" : "(plaintext)"))
         let client = GRPCClient(transport: transport)
         self.client = client
         self.stub = Google_Firestore_V1_Firestore.Client(wrapping: client)
@@ -92,12 +95,20 @@ package final class FirestoreRPC: Sendable {
         return encoded
     }
 
-    /// The Firestore error for anything a call threw.
-    static func firestoreError(_ error: any Error) -> FirestoreErrorCode {
+    /// The Firestore error for anything a call threw. A failed TLS handshake is `unavailable` naming the host
+    /// and the certificate problem (see ``TLSFailure``).
+    func firestoreError(_ error: any Error) -> FirestoreErrorCode {
         switch error {
         case let error as FirestoreErrorCode:
             return error
         case let error as RPCError:
+            if configuration.usesTLS,
+                let problem = TLSFailure.problem(
+                    in: error, host: configuration.host, trustRoots: configuration.trustRoots)
+            {
+                return FirestoreErrorCode(
+                    .unavailable, "TLS handshake with \(configuration.host):\(configuration.port) failed: \(problem).")
+            }
             let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
             return FirestoreErrorCode(
                 code, error.message.isEmpty ? "The Firestore call failed (\(error.code))." : error.message)
