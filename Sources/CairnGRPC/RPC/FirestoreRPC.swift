@@ -4,6 +4,9 @@ import CairnLogging
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import CairnLocalStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Firestore v1 client over grpc-swift-2 and the NIO HTTP/2 transport, speaking CairnModel types.
 ///
@@ -33,7 +36,7 @@ package final class FirestoreRPC: Sendable {
         let transport: HTTP2ClientTransport.Posix
         do {
             transport = try HTTP2ClientTransport.Posix(
-                target: .dns(host: configuration.host, port: configuration.port), transportSecurity: security)
+                target: Self.target(host: configuration.host, port: configuration.port), transportSecurity: security)
         } catch {
             throw FirestoreErrorCode(
                 .invalidArgument,
@@ -50,6 +53,23 @@ package final class FirestoreRPC: Sendable {
         self.stub = Google_Firestore_V1_Firestore.Client(wrapping: client)
         // Runs until shutdown(); a failure surfaces as UNAVAILABLE on the calls that need the connection.
         Task { try? await client.runConnections() }
+    }
+
+    /// The transport's target for `host`: an IP literal as an address (TLS then sends no SNI, which may not carry
+    /// an IP address, and verifies the certificate against the address), any other name through DNS (and as SNI).
+    static func target(host: String, port: Int) -> any ResolvableTarget {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            let address: ResolvableTargets.IPv4 = .ipv4(host: host, port: port)
+            return address
+        }
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            let address: ResolvableTargets.IPv6 = .ipv6(host: host, port: port)
+            return address
+        }
+        let name: ResolvableTargets.DNS = .dns(host: host, port: port)
+        return name
     }
 
     /// Closes the connection once running calls finish; later calls fail with `.unavailable`.
