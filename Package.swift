@@ -211,6 +211,7 @@ let package = Package(
             dependencies: [
                 "CairnGRPC", "Cairn", "CairnCore", "CairnModel", "CairnTestSupport",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Interop"]

@@ -3,6 +3,7 @@ import Cairn
 import CairnModel
 import CairnTestSupport
 import Foundation
+import GRPCNIOTransportHTTP2
 import Testing
 
 @testable import CairnGRPC
@@ -182,6 +183,14 @@ struct TLSTrustRootsTests {
             trustRoots: .pemFile("proxy-ca.pem")
         ).get()
         #expect(!emulator.usesTLS)
+    }
+
+    @Test("an IP-literal host connects by address (TLS then sends no SNI, which NIOSSL refuses for an IP), a name through DNS")
+    func transportTargets() {
+        #expect(FirestoreRPC.target(host: "127.0.0.1", port: 8443) is ResolvableTargets.IPv4)
+        #expect(FirestoreRPC.target(host: "::1", port: 8443) is ResolvableTargets.IPv6)
+        #expect(FirestoreRPC.target(host: "localhost", port: 8443) is ResolvableTargets.DNS)
+        #expect(FirestoreRPC.target(host: "firestore.googleapis.com", port: 443) is ResolvableTargets.DNS)
     }
 
     @Test("a missing trust roots file or PEM without a certificate is an invalidArgument error naming the problem")
