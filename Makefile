@@ -2,13 +2,14 @@
 #   make demo   — build and run the demo: the offline story against the Firestore emulator (offline only without
 #                 it), a damaged cache, the Realtime Database against the built-in local server, then the storage
 #                 engine (write, SIGKILL, reopen, compact)
+#   make demo-tls — `cairn demo --tls`: TLS through an nginx proxy with a test CA, as production is configured
 #   make test   — build once and run every test target (first creating .venv-interop, the official Python
 #                 Firestore client and Admin SDK for the interop tests, when it is missing)
 # `make bench` runs the engine benchmark (release build) and writes bench-results/engine.json.
 
 SWIFT ?= swift
 
-.PHONY: demo test bench deps interop-venv
+.PHONY: demo demo-tls test bench deps interop-venv
 
 INTEROP_VENV ?= .venv-interop
 
@@ -16,6 +17,11 @@ INTEROP_VENV ?= .venv-interop
 # for cairn-bench's LevelDB baseline (Package.swift builds every product, so `swift build` needs both). Installed
 # as root, or the missing ones are named with the command to run.
 SYSTEM_PACKAGES = liblz4-dev:/usr/include/lz4.h libleveldb-dev:/usr/include/leveldb/c.h
+# For the TLS tests and `cairn demo --tls` only (the tests skip without them, and fail under CI=true): nginx as the
+# TLS-terminating gRPC proxy, openssl for the test CA. Installed as root when missing, with a policy-rc.d that keeps
+# services from starting during the install (Debian's nginx package would start a server on port 80); without root
+# the missing ones are named.
+TLS_PACKAGES = nginx:/usr/sbin/nginx openssl:/usr/bin/openssl
 
 deps:
 	@missing=""; \
@@ -31,10 +37,33 @@ deps:
 			exit 1; \
 		fi; \
 	fi
+	@missing=""; \
+	for entry in $(TLS_PACKAGES); do \
+		if [ ! -x "$${entry#*:}" ]; then missing="$$missing $${entry%%:*}"; fi; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing$$missing (services kept from starting)"; \
+			guard=""; \
+			if [ ! -e /usr/sbin/policy-rc.d ]; then \
+				printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && guard=1; \
+			fi; \
+			apt-get update -qq && apt-get install -y -qq $$missing >/dev/null \
+				|| echo "could not install$$missing: the TLS tests skip (and fail under CI=true)"; \
+			if [ -n "$$guard" ]; then rm -f /usr/sbin/policy-rc.d; fi; \
+		else \
+			echo "optional, missing:$$missing (the TLS tests skip); run: sudo apt-get install -y$$missing"; \
+		fi; \
+	fi
 
 demo: deps
 	$(SWIFT) build --product cairn
 	$$($(SWIFT) build --show-bin-path)/cairn demo
+
+# The production-style connection: TLS through nginx with a test CA in front of the emulator (README: cairn demo --tls).
+demo-tls: deps
+	$(SWIFT) build --product cairn
+	$$($(SWIFT) build --show-bin-path)/cairn demo --tls
 
 # The official Python clients (from PyPI) for the interop tests: google-cloud-firestore with the Firestore emulator,
 # firebase-admin (its Realtime Database module) with Cairn's local database server. A venv made before firebase-admin

@@ -8,3 +8,5 @@
 @_exported import struct CairnCore.FirestoreErrorCode
 @_exported import let CairnCore.FirestoreErrorDomain
 @_exported import enum CairnCore.ListenSource
+// Cairn's addition to the settings: the certificate authorities a TLS connection trusts.
+@_exported import enum CairnGRPC.TLSTrustRoots

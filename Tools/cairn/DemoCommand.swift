@@ -13,7 +13,8 @@ import SegmentLog
 /// child process with persistence on — presence, offline writes, a SIGKILL and restart, the writes reaching the
 /// server in order, the presence entry set to "offline" when the app is killed. Then the storage engine: a child process appends durable batches and is killed with SIGKILL mid-write; the log is
 /// reopened and checked (every batch the child acknowledged is there, whole, and nothing else but at most the
-/// batch that was in flight), and compaction gives space back.
+/// batch that was in flight), and compaction gives space back. `--tls` runs ``TLSDemo`` instead: TLS through an
+/// nginx proxy with a test CA, as a production connection is configured.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -42,7 +43,11 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Run only this part: firestore, damaged-cache, database (the Realtime Database) or engine.")
     var only: Part?
 
+    @Flag(help: "Instead: the TLS demo, through nginx with a test CA in front of the emulator (needs nginx, openssl).")
+    var tls = false
+
     func run() throws {
+        if tls { return try runTLSDemo() }
         let parts = only.map { [$0] } ?? Part.allCases
         if parts.contains(.firestore) { try runPublicAPIDemo() }
         if parts.contains(.damagedCache) { try runDamagedCacheDemo() }
@@ -109,6 +114,48 @@ struct DemoCommand: ParsableCommand {
             + Double(started.startupDuration.components.attoseconds) / 1e18
         print("Firestore emulator ready on \(started.hostAndPort) after \(String(format: "%.1f", seconds)) s; it is stopped at the end")
         try runEmulatorDemo(EmulatorAddress(host: started.host, port: started.port), cache: cache)
+    }
+
+    /// `--tls`: ``TLSDemo`` against the emulator of `--emulator` or one started here; exit 1 when nginx, openssl
+    /// or the emulator is missing, or a check fails.
+    private func runTLSDemo() throws {
+        if let reason = NginxTLSProxy.missingReason ?? (emulator == nil ? FirestoreEmulator.missingReason : nil) {
+            print("The TLS demo cannot run here: \(reason)")
+            throw ExitCode.failure
+        }
+        var started: FirestoreEmulator?
+        defer { started?.stop() }
+        let address: EmulatorAddress
+        if let emulator {
+            address = emulator
+        } else {
+            print("Starting the Firestore emulator (google-cloud-cli-firestore-emulator) on a free loopback port ...")
+            let emulator = try runBlocking { try await FirestoreEmulator.start() }
+            started = emulator
+            address = EmulatorAddress(host: emulator.host, port: emulator.port)
+        }
+        let passed: Bool
+        do {
+            passed = try runBlocking {
+                try await withThrowingTaskGroup(of: Bool?.self) { group in
+                    group.addTask { try await TLSDemo.run(emulator: address) { printNow($0) } }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(180))
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    guard let result = try await group.next(), let passed = result else {
+                        throw FirestoreErrorCode(
+                            .deadlineExceeded, "The TLS demo did not finish within 180 s (emulator at \(address)).")
+                    }
+                    return passed
+                }
+            }
+        } catch {
+            print("the TLS demo failed: \(error)")
+            throw ExitCode.failure
+        }
+        if !passed { throw ExitCode.failure }
     }
 
     private func runEmulatorDemo(_ emulator: EmulatorAddress, cache: URL) throws {

@@ -132,7 +132,7 @@ extension FirestoreRPC {
             let metadata = try await metadata()
             return try await body(stub, metadata)
         } catch {
-            let failure = Self.firestoreError(error)
+            let failure = firestoreError(error)
             CairnLogger.firestoreGRPC.debug("\(name) failed: \(failure.code) \(failure.message)")
             throw failure
         }

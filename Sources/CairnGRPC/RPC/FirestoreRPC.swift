@@ -4,6 +4,9 @@ import CairnLogging
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import CairnLocalStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Firestore v1 client over grpc-swift-2 and the NIO HTTP/2 transport, speaking CairnModel types.
 ///
@@ -29,24 +32,44 @@ package final class FirestoreRPC: Sendable {
     package init(configuration: FirestoreRPCConfiguration) throws(FirestoreErrorCode) {
         self.configuration = configuration
         self.serializer = FirestoreSerializer(databaseID: configuration.databaseID)
+        let security = configuration.usesTLS ? try configuration.trustRoots.transportSecurity() : .plaintext
         let transport: HTTP2ClientTransport.Posix
         do {
             transport = try HTTP2ClientTransport.Posix(
-                target: .dns(host: configuration.host, port: configuration.port),
-                transportSecurity: configuration.usesTLS ? .tls : .plaintext)
+                target: Self.target(host: configuration.host, port: configuration.port), transportSecurity: security)
         } catch {
             throw FirestoreErrorCode(
                 .invalidArgument,
                 "Cannot set up a connection to \(configuration.host):\(configuration.port): \(error). "
-                    + "Check the host name and port.")
+                    + (configuration.usesTLS
+                        ? "Check the host name, the port and the TLS trust roots (\(configuration.trustRoots))."
+                        : "Check the host name and port."))
         }
         CairnLogger.firestoreGRPC.debug(
-            "connecting to \(configuration.host):\(configuration.port) (\(configuration.usesTLS ? "TLS" : "plaintext"))")
+            "connecting to \(configuration.host):\(configuration.port) "
+                + (configuration.usesTLS ? "(TLS, trust roots: \(configuration.trustRoots))" : "(plaintext)"))
         let client = GRPCClient(transport: transport)
         self.client = client
         self.stub = Google_Firestore_V1_Firestore.Client(wrapping: client)
         // Runs until shutdown(); a failure surfaces as UNAVAILABLE on the calls that need the connection.
         Task { try? await client.runConnections() }
+    }
+
+    /// The transport's target for `host`: an IP literal as an address (TLS then sends no SNI, which may not carry
+    /// an IP address, and verifies the certificate against the address), any other name through DNS (and as SNI).
+    static func target(host: String, port: Int) -> any ResolvableTarget {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            let address: ResolvableTargets.IPv4 = .ipv4(host: host, port: port)
+            return address
+        }
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            let address: ResolvableTargets.IPv6 = .ipv6(host: host, port: port)
+            return address
+        }
+        let name: ResolvableTargets.DNS = .dns(host: host, port: port)
+        return name
     }
 
     /// Closes the connection once running calls finish; later calls fail with `.unavailable`.
@@ -92,12 +115,20 @@ package final class FirestoreRPC: Sendable {
         return encoded
     }
 
-    /// The Firestore error for anything a call threw.
-    static func firestoreError(_ error: any Error) -> FirestoreErrorCode {
+    /// The Firestore error for anything a call threw. A failed TLS handshake is `unavailable` naming the host
+    /// and the certificate problem (see ``TLSFailure``).
+    func firestoreError(_ error: any Error) -> FirestoreErrorCode {
         switch error {
         case let error as FirestoreErrorCode:
             return error
         case let error as RPCError:
+            if configuration.usesTLS,
+                let problem = TLSFailure.problem(
+                    in: error, host: configuration.host, trustRoots: configuration.trustRoots)
+            {
+                return FirestoreErrorCode(
+                    .unavailable, "TLS handshake with \(configuration.host):\(configuration.port) failed: \(problem).")
+            }
             let code = FirestoreErrorCode.Code(rawValue: error.code.rawValue) ?? .unknown
             return FirestoreErrorCode(
                 code, error.message.isEmpty ? "The Firestore call failed (\(error.code))." : error.message)

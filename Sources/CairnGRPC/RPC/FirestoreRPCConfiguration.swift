@@ -28,15 +28,21 @@ package struct FirestoreRPCConfiguration: Sendable {
     package var databaseID: DatabaseID
     package var host: String
     package var port: Int
-    /// TLS with the system's trust roots (production) or plaintext (the emulator).
+    /// TLS (production, or a TLS proxy) or plaintext (the emulator).
     package var usesTLS: Bool
+    /// The certificate authorities a TLS connection trusts (unused in plaintext).
+    package var trustRoots: TLSTrustRoots
     package var authTokenProvider: AuthTokenProvider?
 
-    package init(databaseID: DatabaseID, host: String, port: Int, usesTLS: Bool, authTokenProvider: AuthTokenProvider?) {
+    package init(
+        databaseID: DatabaseID, host: String, port: Int, usesTLS: Bool, trustRoots: TLSTrustRoots = .system,
+        authTokenProvider: AuthTokenProvider?
+    ) {
         self.databaseID = databaseID
         self.host = host
         self.port = port
         self.usesTLS = usesTLS
+        self.trustRoots = trustRoots
         self.authTokenProvider = authTokenProvider
     }
 

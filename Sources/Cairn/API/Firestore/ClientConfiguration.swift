@@ -39,7 +39,8 @@ struct ClientConfiguration: Sendable {
         self.databaseInfo = DatabaseInfo(databaseID: databaseID, host: settings.host, isSSLEnabled: settings.isSSLEnabled)
         self.dispatchQueue = settings.dispatchQueue
         self.datastoreProvider =
-            settings.datastoreProvider ?? GRPCDatastore.provider(authTokenProvider: settings.authTokenProvider)
+            settings.datastoreProvider
+            ?? GRPCDatastore.provider(authTokenProvider: settings.authTokenProvider, trustRoots: settings.tlsTrustRoots)
         self.workerQueue = settings.workerQueue
         switch settings.cacheSettings {
         case let memory as MemoryCacheSettings:

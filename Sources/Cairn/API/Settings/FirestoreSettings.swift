@@ -1,4 +1,5 @@
 import CairnCore
+import CairnGRPC
 import Dispatch
 import Foundation
 
@@ -48,6 +49,10 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
     /// Auth, which Cairn does not have). `nil`: no `authorization` header.
     public var authTokenProvider: AuthTokenProvider?
 
+    /// The certificate authorities a TLS connection trusts (Cairn; Firebase always uses the platform's): the
+    /// system's (the default), or a private CA's PEM, e.g. for a TLS-terminating proxy. See ``TLSTrustRoots``.
+    public var tlsTrustRoots: TLSTrustRoots = .system
+
     /// The network of the instance's client: `nil` (the default) is gRPC to ``host``, with TLS as
     /// ``isSSLEnabled`` says. Tests, the spec harness and offline-only programs pass their own datastore.
     package var datastoreProvider: DatastoreProvider?
@@ -94,13 +99,14 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
         copy.usesLegacyCacheFields = usesLegacyCacheFields
         copy.explicitCacheSettings = explicitCacheSettings
         copy.authTokenProvider = authTokenProvider
+        copy.tlsTrustRoots = tlsTrustRoots
         copy.datastoreProvider = datastoreProvider
         copy.workerQueue = workerQueue
         return copy
     }
 
     public var description: String {
-        "FirestoreSettings(host: \(host), ssl: \(isSSLEnabled), cache: \(cacheSettings))"
+        "FirestoreSettings(host: \(host), ssl: \(isSSLEnabled), trust roots: \(tlsTrustRoots), cache: \(cacheSettings))"
     }
 
     /// The cache the legacy fields describe.
