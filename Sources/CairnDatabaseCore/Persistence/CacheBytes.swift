@@ -40,13 +40,13 @@ struct CacheBytesWriter {
         case .max:
             byte(0)
             return
-        case .children(let keys, let map):
-            if keys.isEmpty { return byte(0) }
+        case .children(let map):
+            if map.isEmpty { return byte(0) }
             byte(1)
-            uint32(UInt32(keys.count))
-            for key in keys {
+            uint32(UInt32(map.count))
+            for (key, child) in map {
                 string(key)
-                self.node(map[key]!)
+                self.node(child)
             }
         case .leaf(let leaf):
             switch leaf {
