@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import CairnDatabaseCore
 
-@Suite("A node's children: a persistent balanced tree in key order")
-struct ChildMapTests {
+@Suite("Children of nodes and of immutable trees: a persistent balanced tree in their order")
+struct SortedTreeMapTests {
     /// Keys that exercise the key order: integers (numeric order), strings, and both mixed.
     func key(_ random: inout SeededRandom) -> String {
         switch random.next() % 3 {
@@ -74,5 +74,30 @@ struct ChildMapTests {
         #expect(new.subtracting(old).count <= 2 * after.root!.height, "only the path to the new child is new: \(new.subtracting(old).count) nodes")
         #expect(updated.childKeys.count == 10_001)
         #expect(node.immediateChild("new").isEmpty, "the old node is unchanged")
+    }
+
+    @Test("Setting a path under an immutable tree's parent of 10,000 children rebuilds only the path to it; children iterate in code-unit order")
+    func immutableTreeUpdatesShareSubtrees() {
+        var tree = ImmutableTree<Int>()
+        for index in 0..<10_000 { tree = tree.setting(DatabasePath(keys: ["list", "c\(index)"]), index) }
+        let updated = tree.setting(DatabasePath(keys: ["list", "new"]), -1)
+        let before = tree.subtree(DatabasePath(keys: ["list"])).children
+        let after = updated.subtree(DatabasePath(keys: ["list"])).children
+        func subtrees<Value>(_ node: SortedTreeMap<CodeUnitOrderOfChildren, ImmutableTree<Value>>.Tree?, into set: inout Set<ObjectIdentifier>) {
+            guard let node else { return }
+            set.insert(ObjectIdentifier(node))
+            subtrees(node.left, into: &set)
+            subtrees(node.right, into: &set)
+        }
+        var old = Set<ObjectIdentifier>()
+        var new = Set<ObjectIdentifier>()
+        subtrees(before.root, into: &old)
+        subtrees(after.root, into: &new)
+        #expect(after.count == 10_001)
+        #expect(new.subtracting(old).count <= 2 * after.root!.height, "only the path to the new child is new: \(new.subtracting(old).count) nodes")
+        #expect(tree.value(at: DatabasePath(keys: ["list", "new"])) == nil, "the old tree is unchanged")
+        #expect(updated.value(at: DatabasePath(keys: ["list", "new"])) == -1)
+        let keys = updated.subtree(DatabasePath(keys: ["list"])).sortedChildKeys
+        #expect(keys == keys.sorted { KeyOrder.compareCodeUnits($0, $1) < 0 })
     }
 }
