@@ -1,6 +1,7 @@
 // `cairn-bench database`: the Realtime Database cache (issue 15's performance goals), measured, not asserted:
 // open a ~10 MiB cache and raise the first `value` event; the same with 200,000 tracked queries; 1,000 queued
-// writes replayed after a restart; the longest pruning round (with its compaction). Each run opens a fresh copy
+// writes replayed after a restart; the longest pruning round or compaction step; 10,000 children added one at a
+// time under a listened path (memory only: the sync tree's child updates). Each run opens a fresh copy
 // of a fixture built once through the cache's own records.
 
 import ArgumentParser
@@ -13,7 +14,7 @@ import Foundation
 struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "database",
-        abstract: "The Realtime Database cache: open and first value, 200,000 tracked queries, 1,000 restored writes, pruning.",
+        abstract: "The Realtime Database cache: open and first value, 200,000 tracked queries, 1,000 restored writes, pruning; child updates under a listener.",
         subcommands: [DatabaseOnlineCommand.self])
 
     @Option(help: "Timed runs per measurement.")
@@ -46,8 +47,34 @@ struct DatabaseCommand: ParsableCommand {
         lines.append(try measure("open \(Self.size(data)) cache, first value", runs) { try firstValue(copying: data, scratch, path: "items/k\(children / 2)") })
         lines.append(try measure("open with \(queries) tracked queries, first value", runs) { try firstValue(copying: many, scratch, path: "items/k\(children / 2)") })
         lines.append(try measure("restart with \(writes) queued writes, value over them", runs) { try firstValue(copying: queued, scratch, path: "w/\(writes - 1)") })
-        lines.append(try measure("longest pruning round (with compaction)", runs) { try longestPruneRound(scratch, children: children) })
+        lines.append(try measure("longest pruning round or compaction step", runs) { try longestPruneRound(scratch, children: children) })
+        lines.append(try measure("add \(children) children one at a time under a listened path", runs) { try addChildren(children) })
         print(lines.joined(separator: "\n"))
+    }
+
+    /// A memory-only database whose `childAdded` listener on /list sees `count` children set one at a time (the
+    /// sync tree's child updates): the time from the first `setValue` to the last child's event.
+    private func addChildren(_ count: Int) throws -> Duration {
+        let name = "bench-" + UUID().uuidString.prefix(8).lowercased()
+        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
+        options.databaseURL = "https://bench.firebaseio.com"
+        FirebaseApp.configure(name: name, options: options)
+        let app = FirebaseApp.app(name: name)!
+        defer { app.delete { _ in } }
+        let database = Database.database(app: app)
+        database.useConnection(OfflineDatabaseConnection())
+        database.callbackQueue = DispatchQueue(label: "bench.callbacks")
+        let added = LockedCount()
+        let last = DispatchSemaphore(value: 0)
+        let list = database.reference(withPath: "list")
+        list.observe(.childAdded) { _ in
+            added.set(added.value + 1)
+            if added.value == count { last.signal() }
+        }
+        let start = ContinuousClock.now
+        for index in 0..<count { list.child(String(format: "k%06d", index)).setValue(index) }
+        guard last.wait(timeout: .now() + 600) == .success else { throw BenchError("saw \(added.value) of \(count) children in 600 s") }
+        return ContinuousClock.now - start
     }
 
     private func measure(_ name: String, _ runs: Int, _ body: () throws -> Duration) throws -> String {
@@ -83,7 +110,8 @@ struct DatabaseCommand: ParsableCommand {
         return ContinuousClock.now - start
     }
 
-    /// A cache over the threshold; the longest `pruneIfNeeded` round of one check, each with its compaction.
+    /// A cache over the threshold; the longest `pruneIfNeeded` round of one check, each with its bounded compaction
+    /// step, or the longest of the steps that finish the compaction afterwards; the files must end under the size.
     private func longestPruneRound(_ scratch: ScratchDirectory, children: Int) throws -> Duration {
         let directory = try scratch.freshDirectory("prune")
         var policy = CachePolicy(maxBytes: UInt64(1000 * children / 2))
@@ -103,6 +131,16 @@ struct DatabaseCommand: ParsableCommand {
             let start = ContinuousClock.now
             guard persistence.pruneIfNeeded() > 0 else { break }
             longest = max(longest, ContinuousClock.now - start)
+        }
+        // The compaction steps left after the last round (server updates run them): each counts as a round.
+        while persistence.cache.isCompacting {
+            let start = ContinuousClock.now
+            try persistence.cache.compactStep()
+            longest = max(longest, ContinuousClock.now - start)
+        }
+        let live = persistence.cache.log.statistics
+        guard live.liveRecordBytes <= policy.maxBytes, live.fileBytes < UInt64(1000 * children) else {
+            throw BenchError("pruning left \(live.liveRecordBytes) live bytes in \(live.fileBytes) file bytes")
         }
         return longest
     }

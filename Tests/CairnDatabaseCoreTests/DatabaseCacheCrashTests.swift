@@ -8,9 +8,9 @@ import Testing
 struct DatabaseCacheCrashTests {
     let paths = ["/", "a", "a/b", "w"]
 
-    /// A scripted workload: every record kind, an acknowledgement with its cache update, a prune, a compaction.
-    /// Tracking a query is a deferred commit (as the persistence manager makes it): it becomes durable with the
-    /// next durable step.
+    /// A scripted workload: every record kind, an acknowledgement with its cache update, a prune, a compaction in
+    /// bounded steps with a write between them, a whole compaction. Tracking a query and pruning are deferred
+    /// commits (as the persistence manager makes them): they become durable with the next durable step.
     var steps: [(name: String, durable: Bool, run: (DatabaseCache) throws -> Void)] {
         let query = QuerySpec(path: dbPath("a"), params: try! QueryParams().limited(toFirst: 2))
         let filler = String(repeating: "f", count: 300)
@@ -24,9 +24,13 @@ struct DatabaseCacheCrashTests {
                                                      .trackedQuerySaved(id: 2, query: QuerySpec(path: dbPath("w")), isComplete: true, isActive: false)]) }),
             // Twelve overwrites of one path in one batch: eleven of them dead at once, for the compaction.
             ("more server data", true, { try $0.commit((0..<12).map { .serverOverwrite(dbPath("a/b"), dbNode(#"{"c": \#($0), "p": "\#(filler)"}"#)) }) }),
-            ("prune", true, { try $0.commit([.trackedQueryRemoved(id: 1), .serverPruned(dbPath("a"))]) }),
-            ("compact", true, { try $0.compact() }),
+            // A prune is deferred (as pruning makes it); its compaction runs in bounded steps with a write between.
+            ("prune", false, { try $0.commit([.trackedQueryRemoved(id: 1), .serverPruned(dbPath("a"))], durable: false) }),
+            ("first compaction step", false, { try $0.compactStep(budget: 256) }),
             ("write 3", true, { try $0.commit([.userWriteAdded(PersistedWrite(id: 3, path: dbPath("a/b"), overwrite: dbNode("3")))]) }),
+            ("the other compaction steps", true, { while $0.isCompacting { try $0.compactStep(budget: 256) } }),
+            ("server data again", true, { try $0.commit((0..<12).map { .serverOverwrite(dbPath("d"), dbNode(#"{"n": \#($0), "p": "\#(filler)"}"#)) }) }),
+            ("compact", true, { try $0.compact() }),
             ("globals", true, { try $0.commit([.globals(session: 2)]) }),
         ]
     }

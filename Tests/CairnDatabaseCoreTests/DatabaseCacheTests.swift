@@ -69,6 +69,60 @@ struct DatabaseCacheTests {
         cache.close()
     }
 
+    @Test("Replay rebuilds the state the commits left when bounded compaction steps run between the commits, and a removal written during one keeps hiding the copies it made",
+          arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func replayEqualsLiveStateWithCompactionSteps(seed: UInt64) throws {
+        let fs = SimulatedFileSystem()
+        let cache = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(fs))
+        var steps = 0
+        for batch in history(seed: seed, count: 400) {
+            try cache.commit(batch)
+            if cache.isCompacting { steps += 1 }
+            try cache.compactStep()
+        }
+        #expect(steps > 0, "compactions were in progress across commits")
+        try cache.commit([.globals(session: 9)])
+        let live = try describeCache(cache, paths: paths)
+        let liveBytes = cache.liveBytes
+        cache.close()
+        let reopened = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(fs))
+        #expect(try describeCache(reopened, paths: paths) == live)
+        #expect(reopened.liveBytes == liveBytes, "replay retires exactly what the commits retired")
+        // Compacting until nothing is dirty drops every removal whose hidden records are gone.
+        for _ in 0..<4 { try reopened.compact() }
+        reopened.close()
+        let again = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(fs))
+        #expect(try describeCache(again, paths: paths) == live)
+        again.close()
+    }
+
+    @Test("A prune written while a compaction is in progress keeps hiding the copy the compaction made of the data it prunes, after the prune's own segment is compacted")
+    func pruneDuringCompactionKeepsHidingTheCopy() throws {
+        var random = SeededRandom(seed: 7)
+        func filler(_ count: Int) -> Node {
+            Node(leaf: .string(String((0..<count).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) })))
+        }
+        let fs = SimulatedFileSystem()
+        let cache = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(fs))
+        try cache.commit([.serverOverwrite(dbPath("gone"), dbNode("1")), .serverOverwrite(dbPath("keep"), filler(1500))])
+        for _ in 0..<8 { try cache.commit([.serverOverwrite(dbPath("junk"), filler(300))]) }
+        _ = try cache.log.sealActiveSegment()
+        // The first step copies the first frame, /gone's record among it; then /gone is pruned.
+        try cache.compactStep(budget: 1)
+        #expect(cache.isCompacting)
+        try cache.commit([.serverPruned(dbPath("gone"))])
+        while cache.isCompacting { try cache.compactStep() }
+        // Dead records after the prune, so that the prune's segment is compacted and the copy's is not.
+        for _ in 0..<12 { try cache.commit([.serverOverwrite(dbPath("junk2"), filler(300))]) }
+        try cache.compact()
+        #expect(json(try cache.serverCache(at: dbPath("gone"))) == "null")
+        cache.close()
+        let reopened = try DatabaseCache.open(at: "/db", configuration: smallCacheLog(fs))
+        #expect(json(try reopened.serverCache(at: dbPath("gone"))) == "null", "the pruned data came back from the copy")
+        #expect(try reopened.serverCache(at: dbPath("keep")).leafValue != nil)
+        reopened.close()
+    }
+
     @Test("A removal keeps hiding older records until compaction has dropped them, so nothing comes back")
     func removalsOutliveWhatTheyHide() throws {
         let fs = SimulatedFileSystem()

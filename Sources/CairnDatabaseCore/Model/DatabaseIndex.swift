@@ -76,16 +76,15 @@ package enum DatabaseIndex: Hashable, Sendable, CustomStringConvertible {
 extension Node {
     /// The children as named nodes in the index's order.
     package func sortedChildren(by index: DatabaseIndex) -> [NamedNode] {
-        guard case .children(let keys, let map) = storage else { return [] }
-        let named = keys.map { NamedNode($0, map[$0]!) }
-        if index == .key { return named }
-        // Without priorities, the priority order is the key order.
-        if index == .priority && named.allSatisfy({ $0.node.storedPriority == nil }) { return named }
+        guard case .children(let map) = storage else { return [] }
+        let named = map.map { NamedNode($0.key, $0.node) }
+        if index == .key || (index == .priority && !map.hasPriorities) { return named }
         return named.sorted { index.compare($0, $1) < 0 }
     }
 
     /// The key before `name` in the index's order, nil for the first.
     package func predecessorChildName(_ name: String, _ node: Node, index: DatabaseIndex) -> String? {
+        if case .children(let map) = storage, ordersChildrenByKey(index, with: node) { return map.key(before: name) }
         let sorted = sortedChildren(by: index)
         let target = NamedNode(name, node)
         var previous: String?
@@ -94,6 +93,13 @@ extension Node {
             previous = child.name
         }
         return previous
+    }
+
+    /// Whether the index orders the children, with `node` among them, by key: the key index, or the priority
+    /// index while no child has a priority (then a predecessor is found in O(log n)).
+    package func ordersChildrenByKey(_ index: DatabaseIndex, with node: Node) -> Bool {
+        guard case .children(let map) = storage else { return false }
+        return index == .key || (index == .priority && !map.hasPriorities && node.storedPriority == nil)
     }
 
     package func firstChild(by index: DatabaseIndex) -> NamedNode? { sortedChildren(by: index).first }

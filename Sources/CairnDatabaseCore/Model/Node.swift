@@ -1,5 +1,6 @@
-/// An immutable database node: empty (null), a leaf (a ``LeafValue`` with an optional priority), or children (a map
-/// from key to non-empty node, in ``KeyOrder``, with an optional priority). Writing an empty node deletes; a
+/// An immutable database node: empty (null), a leaf (a ``LeafValue`` with an optional priority), or children (a
+/// ``ChildMap`` from key to non-empty node, in ``KeyOrder``, with an optional priority; changing one child is
+/// O(log n) and shares the rest). Writing an empty node deletes; a
 /// children node that loses its last child becomes empty and drops its priority.
 ///
 /// ```swift
@@ -8,8 +9,8 @@
 /// ```
 package final class Node: Sendable {
     enum Storage: Sendable {
-        /// Keys in ``KeyOrder``; every value is non-empty.
-        case children(keys: [String], map: [String: Node])
+        /// Every value is non-empty.
+        case children(ChildMap)
         case leaf(LeafValue)
         /// The sentinel above every node (Firebase's `MAX_NODE`), only used as an index bound.
         case max
@@ -19,7 +20,7 @@ package final class Node: Sendable {
     /// The priority (a leaf), nil for none.
     let storedPriority: Node?
 
-    package static let empty = Node(storage: .children(keys: [], map: [:]), priority: nil)
+    package static let empty = Node(storage: .children(.empty), priority: nil)
     package static let max = Node(storage: .max, priority: nil)
 
     init(storage: Storage, priority: Node?) {
@@ -37,7 +38,7 @@ package final class Node: Sendable {
         var map: [String: Node] = [:]
         for child in children where !child.node.isEmpty { map[child.name] = child.node }
         let keys = map.keys.sorted { KeyOrder.compare($0, $1) < 0 }
-        self.init(storage: .children(keys: keys, map: map), priority: keys.isEmpty ? nil : priority)
+        self.init(storage: .children(ChildMap(sorted: keys.map { ($0, map[$0]!) })), priority: keys.isEmpty ? nil : priority)
     }
 
     /// A leaf with an optional priority.
@@ -56,7 +57,7 @@ package final class Node: Sendable {
     }
 
     package var isEmpty: Bool {
-        if case .children(let keys, _) = storage { return keys.isEmpty }
+        if case .children(let map) = storage { return map.isEmpty }
         return false
     }
 
@@ -66,13 +67,13 @@ package final class Node: Sendable {
     }
 
     package var numChildren: Int {
-        if case .children(let keys, _) = storage { return keys.count }
+        if case .children(let map) = storage { return map.count }
         return 0
     }
 
-    /// The child keys in key order (none for a leaf).
+    /// The child keys in key order (none for a leaf; O(n)).
     package var childKeys: [String] {
-        if case .children(let keys, _) = storage { return keys }
+        if case .children(let map) = storage { return map.keys }
         return []
     }
 
@@ -83,13 +84,13 @@ package final class Node: Sendable {
     }
 
     package func hasChild(_ key: String) -> Bool {
-        if case .children(_, let map) = storage { return map[key] != nil }
+        if case .children(let map) = storage { return map[key] != nil }
         return false
     }
 
     package func immediateChild(_ key: String) -> Node {
         if key == ".priority" { return priority }
-        if case .children(_, let map) = storage { return map[key] ?? .empty }
+        if case .children(let map) = storage { return map[key] ?? .empty }
         return .empty
     }
 
@@ -107,7 +108,7 @@ package final class Node: Sendable {
     package func updatePriority(_ newPriority: Node) -> Node {
         switch storage {
         case .leaf: return Node(storage: storage, priority: newPriority)
-        case .children(let keys, _): return keys.isEmpty ? self : Node(storage: storage, priority: newPriority)
+        case .children(let map): return map.isEmpty ? self : Node(storage: storage, priority: newPriority)
         case .max: return self
         }
     }
@@ -120,17 +121,13 @@ package final class Node: Sendable {
         case .leaf:
             if newChild.isEmpty { return self }
             return Node.empty.updateImmediateChild(key, newChild).updatePriority(priority)
-        case .children(var keys, var map):
-            let existed = map[key] != nil
+        case .children(let map):
             if newChild.isEmpty {
-                guard existed else { return self }
-                map[key] = nil
-                keys.remove(at: Node.insertionIndex(of: key, in: keys))
-                return Node(storage: .children(keys: keys, map: map), priority: keys.isEmpty ? nil : storedPriority)
+                guard map[key] != nil else { return self }
+                let updated = map.setting(key, nil)
+                return Node(storage: .children(updated), priority: updated.isEmpty ? nil : storedPriority)
             }
-            if !existed { keys.insert(key, at: Node.insertionIndex(of: key, in: keys)) }
-            map[key] = newChild
-            return Node(storage: .children(keys: keys, map: map), priority: storedPriority)
+            return Node(storage: .children(map.setting(key, newChild)), priority: storedPriority)
         }
     }
 
@@ -139,16 +136,5 @@ package final class Node: Sendable {
         if isLeaf, newChild.isEmpty, front != ".priority" { return self }
         let updated = immediateChild(front).updateChild(path.popFront, newChild)
         return updateImmediateChild(front, updated)
-    }
-
-    /// The position of `key` in sorted `keys` (binary search in ``KeyOrder``).
-    static func insertionIndex(of key: String, in keys: [String]) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if KeyOrder.compare(keys[mid], key) < 0 { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 }

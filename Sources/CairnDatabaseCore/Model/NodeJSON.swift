@@ -81,7 +81,7 @@ extension Node {
             }
             if keys.isEmpty { return .empty }
             keys.sort { KeyOrder.compare($0, $1) < 0 }
-            return Node(storage: .children(keys: keys, map: map), priority: priority)
+            return Node(storage: .children(ChildMap(sorted: keys.map { ($0, map[$0]!) })), priority: priority)
         }
     }
 
@@ -107,10 +107,10 @@ extension Node {
         case .leaf(let value):
             guard let priorityValue = priority.leafValue else { return value.json }
             return .object([".value": value.json, ".priority": priorityValue.json])
-        case .children(let keys, let map):
-            if keys.isEmpty { return .null }
+        case .children(let map):
+            if map.isEmpty { return .null }
             var members: [String: JSONValue] = [:]
-            for key in keys { members[key] = map[key]!.exportJSON() }
+            for (key, child) in map { members[key] = child.exportJSON() }
             if let priorityValue = priority.leafValue { members[".priority"] = priorityValue.json }
             return .object(members)
         }
@@ -124,22 +124,22 @@ extension Node {
             return .null
         case .leaf(let value):
             return value.json
-        case .children(let keys, let map):
-            if keys.isEmpty { return .null }
+        case .children(let map):
+            if map.isEmpty { return .null }
             var members: [String: JSONValue] = [:]
             var maxIndex = 0
             var allIntegers = true
-            for key in keys {
-                members[key] = map[key]!.valueJSON()
+            for (key, child) in map {
+                members[key] = child.valueJSON()
                 if allIntegers, let index = Node.arrayIndex(key) {
                     maxIndex = Swift.max(maxIndex, index)
                 } else {
                     allIntegers = false
                 }
             }
-            if allIntegers, maxIndex < 2 * keys.count {
+            if allIntegers, maxIndex < 2 * map.count {
                 var array = [JSONValue](repeating: .null, count: maxIndex + 1)
-                for key in keys { array[Node.arrayIndex(key)!] = members[key]! }
+                for (key, _) in map { array[Node.arrayIndex(key)!] = members[key]! }
                 return .array(array)
             }
             return .object(members)

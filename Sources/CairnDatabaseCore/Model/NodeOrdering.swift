@@ -23,10 +23,10 @@ extension Node {
         switch (storage, other.storage) {
         case let (.leaf(a), .leaf(b)):
             return a.isSameValue(as: b) && priority.isEqual(to: other.priority)
-        case let (.children(keys, map), .children(otherKeys, otherMap)):
-            guard keys == otherKeys, priority.isEqual(to: other.priority) else { return false }
-            for key in keys {
-                guard let mine = map[key], let theirs = otherMap[key], mine.isEqual(to: theirs) else { return false }
+        case let (.children(map), .children(otherMap)):
+            guard map.count == otherMap.count, priority.isEqual(to: other.priority) else { return false }
+            for (mine, theirs) in zip(map, otherMap) {
+                guard mine.key == theirs.key, mine.node.isEqual(to: theirs.node) else { return false }
             }
             return true
         default:

@@ -7,8 +7,10 @@ import Foundation
 /// ```swift
 /// var writer = CacheBytesWriter()
 /// writer.uint64(7); writer.string("scores"); writer.node(node)
-/// var reader = CacheBytesReader(writer.bytes, what: "a tracked query")
-/// let id = try reader.uint64(); let path = try reader.string(); let back = try reader.node()
+/// try writer.bytes.withUnsafeBytes { bytes in
+///     var reader = CacheBytesReader(bytes, what: "a tracked query")
+///     let id = try reader.uint64(); let path = try reader.string(); let back = try reader.node()
+/// }
 /// ```
 struct CacheBytesWriter {
     private(set) var bytes: [UInt8] = []
@@ -38,13 +40,13 @@ struct CacheBytesWriter {
         case .max:
             byte(0)
             return
-        case .children(let keys, let map):
-            if keys.isEmpty { return byte(0) }
+        case .children(let map):
+            if map.isEmpty { return byte(0) }
             byte(1)
-            uint32(UInt32(keys.count))
-            for key in keys {
+            uint32(UInt32(map.count))
+            for (key, child) in map {
                 string(key)
-                self.node(map[key]!)
+                self.node(child)
             }
         case .leaf(let leaf):
             switch leaf {
@@ -59,14 +61,16 @@ struct CacheBytesWriter {
     }
 }
 
+/// The reader borrows the bytes (a record's value as the log hands it over, or an array's storage): it is used only
+/// inside the closure that lends them, so replay decodes records without copying them.
 struct CacheBytesReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var offset = 0
     /// What is being decoded, for error messages ("the server data at /a"): built only for a message, so that
     /// replaying many records formats no text.
     private let what: () -> String
 
-    init(_ bytes: [UInt8], what: @escaping @autoclosure () -> String) {
+    init(_ bytes: UnsafeRawBufferPointer, what: @escaping @autoclosure () -> String) {
         self.bytes = bytes
         self.what = what
     }

@@ -20,8 +20,10 @@ package struct CachePolicy: Sendable {
 /// the size or too many queries are inactive, the least recently used share of the inactive queries is removed
 /// with the server data at their paths, except what another tracked query keeps (keep wins: under a kept path
 /// nothing is pruned, and a kept path below a pruned one survives). Active queries (listeners, `keepSynced`) are
-/// never pruned, and pending writes are not server data. Each round is one commit; then compaction shrinks the
-/// files to the live records.
+/// never pruned, and pending writes are not server data. Each round is one deferred commit (durable with the next
+/// durable commit or compaction: a power loss before can only bring pruned data back, never lose a write), then
+/// one bounded step of compaction; the compaction goes on a step at a time with the next rounds and server
+/// updates until it has shrunk the files to the live records, so no round waits for a whole compaction.
 extension PersistenceManager {
     /// Runs pruning rounds while the policy asks for them (at most ``CachePolicy/maxRounds``); returns how many ran.
     @discardableResult
@@ -37,13 +39,11 @@ extension PersistenceManager {
             let victims = Array(ordered.prefix(count))
             let kept = ordered.dropFirst(count).map(\.query.path) + cache.trackedQueries.values.filter(\.isActive).map(\.query.path)
             guard let records = pruneRecords(victims, kept: kept) else { return rounds }
-            perform("prune") { try cache.commit(records) }
+            perform("prune") { try cache.commit(records, durable: false) }
             rounds += 1
+            pruneRounds += 1
             if isOff { return rounds }
-        }
-        if rounds > 0 {
-            pruneRounds += rounds
-            perform("compact after pruning") { try cache.compact() }
+            perform("compact after pruning") { try cache.compactStep() }
         }
         return rounds
     }

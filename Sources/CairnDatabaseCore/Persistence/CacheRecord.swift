@@ -88,7 +88,19 @@ package enum CacheRecord: Equatable {
     // MARK: Decoding
 
     /// Decodes a record; a bad kind, key or value is a ``PersistenceError``, never a crash.
-    package static func decode(kind rawKind: UInt8, key: [UInt8], value: [UInt8]) throws(PersistenceError) -> CacheRecord {
+    package static func decode(kind: UInt8, key: [UInt8], value: [UInt8]) throws(PersistenceError) -> CacheRecord {
+        var result: Result<CacheRecord, PersistenceError>?
+        key.withUnsafeBytes { key in
+            value.withUnsafeBytes { value in
+                result = Result { () throws(PersistenceError) in try decode(kind: kind, key: key, value: value) }
+            }
+        }
+        return try result!.get()
+    }
+
+    /// Decodes a record from borrowed bytes (a ``RecordView``'s, while the log lends them): nothing is copied
+    /// but the decoded fields.
+    package static func decode(kind rawKind: UInt8, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(PersistenceError) -> CacheRecord {
         guard let kind = Kind(rawValue: rawKind) else {
             throw PersistenceError(.corruptRecord, "record kind \(rawKind) is not a Realtime Database cache record")
         }
@@ -120,7 +132,7 @@ package enum CacheRecord: Equatable {
         case .userWriteAdded: record = .userWriteAdded(try PersistedWrite.read(id: try id(key, prefix: "w"), from: &reader))
         case .userWriteRemoved: record = .userWriteRemoved(id: try id(key, prefix: "w"))
         case .globals:
-            guard key == globalsKey else { throw PersistenceError(.corruptRecord, "a globals record has the key \(describe(key))") }
+            guard key.elementsEqual(globalsKey) else { throw PersistenceError(.corruptRecord, "a globals record has the key \(describe(key))") }
             record = .globals(session: try reader.uint64())
         }
         guard reader.isAtEnd else { throw reader.failure("bytes follow the record's last field") }
@@ -128,7 +140,7 @@ package enum CacheRecord: Equatable {
     }
 
     /// The path a server record's key names.
-    package static func serverPath(_ key: [UInt8]) throws(PersistenceError) -> DatabasePath {
+    package static func serverPath<Key: Collection<UInt8>>(_ key: Key) throws(PersistenceError) -> DatabasePath {
         guard key.first == UInt8(ascii: "s"), let text = String(validating: key.dropFirst(), as: UTF8.self) else {
             throw PersistenceError(.corruptRecord, "\(describe(key)) is not the key of server data")
         }
@@ -139,17 +151,23 @@ package enum CacheRecord: Equatable {
         guard text.hasPrefix("/") else { throw PersistenceError(.corruptRecord, "\(what()) is not a path: \(text)") }
         if text == "/" { return .root }
         do throws(DatabaseCoreError) {
-            let path = try DatabasePath(String(text.dropFirst()))
-            guard path.description == text else { throw DatabaseCoreError(.invalidPath, "not in canonical form") }
-            return path
+            // Canonical form (what `description` gives back): no empty key, so no `//` and no `/` at the end;
+            // checked on the bytes, without building the text again.
+            var previous = UInt8(ascii: "/")
+            for byte in text.utf8.dropFirst() {
+                guard !(byte == UInt8(ascii: "/") && previous == byte) else { throw DatabaseCoreError(.invalidPath, "not in canonical form") }
+                previous = byte
+            }
+            guard previous != UInt8(ascii: "/") else { throw DatabaseCoreError(.invalidPath, "not in canonical form") }
+            return try DatabasePath(String(text.dropFirst()))
         } catch {
             throw PersistenceError(.corruptRecord, "\(what()) is not a valid path (\(text)): \(error.message)")
         }
     }
 
     /// The id an id key (`q`, `k` or `w` and 8 big-endian bytes) names: 1 to `Int.max` (ids count up from 1).
-    package static func id(_ key: [UInt8], prefix: Character) throws(PersistenceError) -> UInt64 {
-        guard key.count == 9, key[0] == prefix.asciiValue! else {
+    package static func id<Key: Collection<UInt8>>(_ key: Key, prefix: Character) throws(PersistenceError) -> UInt64 {
+        guard key.count == 9, key.first == prefix.asciiValue! else {
             throw PersistenceError(.corruptRecord, "\(describe(key)) is not a \(prefix) key (a letter and 8 bytes)")
         }
         let id = key.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -160,7 +178,7 @@ package enum CacheRecord: Equatable {
     }
 
     /// A key for messages: the text when it is printable, else hex.
-    static func describe(_ key: [UInt8]) -> String {
+    static func describe<Key: Collection<UInt8>>(_ key: Key) -> String {
         if key.count == 9, let first = key.first, "qkw".utf8.contains(first) {
             return "\(Character(UnicodeScalar(first)))\(key.dropFirst().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })"
         }

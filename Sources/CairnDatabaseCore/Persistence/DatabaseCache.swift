@@ -39,10 +39,18 @@ package final class DatabaseCache {
     package private(set) var session: UInt64 = 0
     /// Where the live record of each id key (`q`, `k`, `w`) and the globals record are, with the segments of the
     /// older records of the key it superseded (what a removal of the key must keep hiding).
-    private var locations: [[UInt8]: (location: RecordLocation, shadows: Set<UInt32>)] = [:]
-    private var tombstones: [[UInt8]: Tombstone] = [:]
-    /// Segments compaction removed in this session: what a removal hides there is gone.
-    private var removedSegments = Set<UInt32>()
+    var locations: [CacheRecordKey: (location: RecordLocation, shadows: Set<UInt32>)] = [:]
+    var tombstones: [CacheRecordKey: Tombstone] = [:]
+    /// Segments compaction removed in this session: what a removal hides there is gone, except the copies of
+    /// records retired while their compaction was in progress (``copiesOfRetired``).
+    var removedSegments = Set<UInt32>()
+    /// The bounded compaction in progress (``compactStep()``) and the records of its inputs retired since it
+    /// started: it may have copied them before, so their copies are retired at their new places and stay on disk.
+    var inProgress: Compaction?
+    var retiredInInputs = Set<RecordLocation>()
+    /// For a removed segment, the output segments holding copies of its records retired during its compaction:
+    /// a removal that hid a record of the removed segment hides its copy there.
+    var copiesOfRetired: [UInt32: Set<UInt32>] = [:]
     /// Records replay skipped because they could not be decoded (only when opened with `skipUndecodable`).
     package private(set) var skippedRecords = 0
 
@@ -75,6 +83,8 @@ package final class DatabaseCache {
     }
 
     package func close() {
+        // An unfinished compaction removes its outputs while the log is still open.
+        inProgress = nil
         try? log.close()
     }
 
@@ -91,31 +101,44 @@ package final class DatabaseCache {
     // MARK: Replay
 
     private func replay(skipUndecodable: Bool) throws(PersistenceError) {
-        var pending: [(kind: UInt8, key: [UInt8], value: [UInt8], lsn: UInt64, location: RecordLocation)] = []
+        // Each record is decoded from the bytes the log lends while scanning (nothing copied but its fields);
+        // server nodes stay on disk until read: their key names the path. Segments are in log order, which is
+        // LSN order unless a compaction placed its outputs before newer segments: then the records are sorted.
+        var pending: [(record: Result<CacheRecord, PersistenceError>, lsn: UInt64, location: RecordLocation)] = []
+        let statistics = log.statistics
+        pending.reserveCapacity(Int(clamping: statistics.recordCount))
+        var inOrder = true
+        var idRecords = 0, savedQueries = 0
         do {
             try log.scan { view in
-                // Server nodes stay on disk until read; their key names the path.
-                let value = view.kind == CacheRecord.Kind.serverOverwrite.rawValue ? [] : view.valueBytes
-                pending.append((view.kind, view.keyBytes, value, view.lsn, view.location))
+                let record = Result { () throws(PersistenceError) -> CacheRecord in
+                    if view.kind == CacheRecord.Kind.serverOverwrite.rawValue {
+                        return .serverOverwrite(try CacheRecord.serverPath(view.key), .empty)
+                    }
+                    return try CacheRecord.decode(kind: view.kind, key: view.key, value: view.value)
+                }
+                if let last = pending.last, last.lsn > view.lsn { inOrder = false }
+                if view.kind > CacheRecord.Kind.serverPruned.rawValue { idRecords += 1 }
+                if view.kind == CacheRecord.Kind.trackedQuerySaved.rawValue { savedQueries += 1 }
+                pending.append((record, view.lsn, view.location))
             }
         } catch {
             throw DatabaseCache.wrap(error)
         }
-        pending.sort { $0.lsn < $1.lsn }
+        if !inOrder { pending.sort { $0.lsn < $1.lsn } }
+        locations.reserveCapacity(idRecords)
+        trackedQueries.reserveCapacity(savedQueries)
         for item in pending {
             let record: CacheRecord
-            do throws(PersistenceError) {
-                if item.kind == CacheRecord.Kind.serverOverwrite.rawValue {
-                    record = .serverOverwrite(try CacheRecord.serverPath(item.key), .empty)
-                } else {
-                    record = try CacheRecord.decode(kind: item.kind, key: item.key, value: item.value)
-                }
-            } catch {
+            switch item.record {
+            case .success(let decoded):
+                record = decoded
+            case .failure(let error):
                 guard skipUndecodable && error.code == .corruptRecord else {
                     throw PersistenceError(error.code, "\(error.message) (record LSN \(item.lsn) at \(item.location))")
                 }
                 skippedRecords += 1
-                log.retire(item.location)
+                retire(item.location)
                 continue
             }
             integrate(record, lsn: item.lsn, location: item.location, nodeKnown: false)
@@ -157,32 +180,32 @@ package final class DatabaseCache {
             server.set(path, ServerEntry(location: location, isPruned: false, node: nodeKnown ? node : nil, shadows: shadows))
         case .serverPruned(let path):
             let entry = ServerEntry(location: location, isPruned: true, node: nil, shadows: retireServer(at: path))
-            if isRedundantPrune(path, entry) { log.retire(location) } else { server.set(path, entry) }
+            if isRedundantPrune(path, entry) { retire(location) } else { server.set(path, entry) }
         case .trackedQuerySaved(let id, let query, let isComplete, let isActive):
-            _ = supersede(CacheRecord.queryKey(id), with: location)
+            _ = supersede(.query(id), with: location)
             if let old = trackedQueries[id], old.query.path != query.path { removeFromPathIndex(old) }
             trackedQueries[id] = TrackedQuery(id: id, query: query, lastUse: lsn, isComplete: isComplete, isActive: isActive)
             var ids = queriesByPath.value(at: query.path) ?? []
             ids.insert(id)
             queriesByPath.set(query.path, ids)
         case .trackedQueryRemoved(let id):
-            var shadows = supersede(CacheRecord.queryKey(id), with: nil)
-            shadows.formUnion(supersede(CacheRecord.keysKey(id), with: nil))
+            var shadows = supersede(.query(id), with: nil)
+            shadows.formUnion(supersede(.keys(id), with: nil))
             if let old = trackedQueries.removeValue(forKey: id) { removeFromPathIndex(old) }
             trackedKeys[id] = nil
-            bury(CacheRecord.queryKey(id), location, shadows)
+            bury(.query(id), location, shadows)
         case .trackedKeysChanged(let id, let keys):
-            _ = supersede(CacheRecord.keysKey(id), with: location)
+            _ = supersede(.keys(id), with: location)
             trackedKeys[id] = keys
         case .userWriteAdded(let write):
-            _ = supersede(CacheRecord.writeKey(write.id), with: location)
+            _ = supersede(.write(write.id), with: location)
             writes[write.id] = write
         case .userWriteRemoved(let id):
-            let shadows = supersede(CacheRecord.writeKey(id), with: nil)
+            let shadows = supersede(.write(id), with: nil)
             writes[id] = nil
-            bury(CacheRecord.writeKey(id), location, shadows)
+            bury(.write(id), location, shadows)
         case .globals(let value):
-            _ = supersede(CacheRecord.globalsKey, with: location)
+            _ = supersede(.globals, with: location)
             session = value
         }
     }
@@ -191,44 +214,44 @@ package final class DatabaseCache {
     private func retireServer(at path: DatabasePath) -> Set<UInt32> {
         var shadows = Set<UInt32>()
         for (_, entry) in server.removeSubtree(path) {
-            log.retire(entry.location)
+            retire(entry.location)
             shadows.insert(entry.location.segment)
             shadows.formUnion(entry.shadows)
         }
-        return shadows.subtracting(removedSegments)
+        return onDisk(shadows)
     }
 
     /// A prune with no live data above it and nothing hidden on disk changes nothing.
-    private func isRedundantPrune(_ path: DatabasePath, _ entry: ServerEntry) -> Bool {
+    func isRedundantPrune(_ path: DatabasePath, _ entry: ServerEntry) -> Bool {
         entry.shadows.isEmpty && server.firstAbove(path, includingSelf: false, { !$1.isPruned }) == nil
     }
 
     /// Retires the live record of `key`; records `location` as its new live record (nil: none). Returns what a
     /// removal at `key` would hide. An earlier removal at `key` stays: it may hide records of other keys (a
     /// removed query's keys), so only the sweep after compaction retires it.
-    private func supersede(_ key: [UInt8], with location: RecordLocation?) -> Set<UInt32> {
+    private func supersede(_ key: CacheRecordKey, with location: RecordLocation?) -> Set<UInt32> {
         var shadows = Set<UInt32>()
         if let old = locations[key] {
-            log.retire(old.location)
+            retire(old.location)
             shadows = old.shadows
             shadows.insert(old.location.segment)
         }
-        shadows.subtract(removedSegments)
+        shadows = onDisk(shadows)
         locations[key] = location.map { ($0, shadows) }
         return shadows
     }
 
     /// Keeps a removal live while it hides records on disk; retires it at once otherwise. A newer removal at the
     /// same key takes over what an older one hides.
-    private func bury(_ key: [UInt8], _ location: RecordLocation, _ shadows: Set<UInt32>) {
+    private func bury(_ key: CacheRecordKey, _ location: RecordLocation, _ shadows: Set<UInt32>) {
         var shadows = shadows
         if let older = tombstones.removeValue(forKey: key) {
-            log.retire(older.location)
+            retire(older.location)
             shadows.formUnion(older.shadows)
         }
-        shadows.subtract(removedSegments)
+        shadows = onDisk(shadows)
         if shadows.isEmpty {
-            log.retire(location)
+            retire(location)
         } else {
             tombstones[key] = Tombstone(location: location, shadows: shadows)
         }
@@ -280,68 +303,5 @@ package final class DatabaseCache {
         cached.node = node
         server.set(path, cached)
         return node
-    }
-
-    // MARK: Compaction
-
-    /// Bytes of live records: what the cache holds, exactly.
-    package var liveBytes: UInt64 { log.statistics.liveRecordBytes }
-
-    /// Rewrites the segments that are at least half dead (sealing the active one first when it is), so that the
-    /// files shrink to the live records; then retires removals that no longer hide anything.
-    package func compact() throws(PersistenceError) {
-        do {
-            if let active = log.statistics.segments.first(where: \.isActive), active.recordBytes > 0, active.deadRatio >= 0.5 {
-                _ = try log.sealActiveSegment()
-            }
-            let victims = log.compactionCandidates(minimumDeadRatio: 0.5)
-            guard !victims.isEmpty else { return }
-            let compaction = try log.makeCompaction(of: victims) { _ in true }
-            var summary: CompactionSummary?
-            while summary == nil { summary = try compaction.step() }
-            for move in summary!.relocations { relocate(move) }
-            removedSegments.formUnion(summary!.inputs)
-        } catch {
-            throw DatabaseCache.wrap(error)
-        }
-        sweepRemovals()
-    }
-
-    private func relocate(_ move: Relocation) {
-        if move.kind == CacheRecord.Kind.serverOverwrite.rawValue || move.kind == CacheRecord.Kind.serverPruned.rawValue {
-            guard let path = try? CacheRecord.serverPath(move.key), var entry = server.value(at: path), entry.location == move.from else { return }
-            entry.location = move.to
-            server.set(path, entry)
-        } else if locations[move.key]?.location == move.from {
-            locations[move.key]?.location = move.to
-        } else if tombstones[move.key]?.location == move.from {
-            tombstones[move.key]?.location = move.to
-        }
-    }
-
-    /// Retires removals whose hidden records compaction has dropped.
-    private func sweepRemovals() {
-        let existing = Set(log.statistics.segments.map(\.id))
-        for (key, tombstone) in tombstones {
-            let shadows = tombstone.shadows.intersection(existing)
-            if shadows.isEmpty {
-                log.retire(tombstone.location)
-                tombstones[key] = nil
-            } else {
-                tombstones[key]?.shadows = shadows
-            }
-        }
-        var prunes: [(DatabasePath, ServerEntry)] = []
-        server.forEach { path, entry in if entry.isPruned { prunes.append((path, entry)) } }
-        for (path, entry) in prunes.sorted(by: { $0.0.count > $1.0.count }) {
-            var updated = entry
-            updated.shadows = entry.shadows.intersection(existing)
-            if isRedundantPrune(path, updated) {
-                log.retire(entry.location)
-                server.set(path, nil)
-            } else {
-                server.set(path, updated)
-            }
-        }
     }
 }

@@ -1,10 +1,10 @@
 /// What the sync tree and the repo call to keep the cache (Firebase's `FPersistenceManager` with its
 /// `FTrackedQueryManager`): user writes added and finished, server data, listens completed, queries used, the
 /// keys in filtered queries' windows; and what they read back: the cached data of a query and whether it is
-/// complete. Each call is one atomic commit. User writes, their end, server data and prunes are durable when the
-/// call returns; tracked-query records (a query used, made inactive or complete, a window's keys, a new session)
-/// are deferred: they ride on the next durable commit's sync, because losing them in a power loss only makes the
-/// cache know less (Docs/Database.md, "On disk"). A storage failure is logged once and turns persistence off for
+/// complete. Each call is one atomic commit. User writes, their end and server data are durable when the call
+/// returns; prunes and tracked-query records (a query used, made inactive or complete, a window's keys, a new
+/// session) are deferred: they ride on the next durable commit's sync, because losing them in a power loss only makes the
+/// cache know less or brings pruned data back, never loses a write (Docs/Database.md, "On disk"). A storage failure is logged once and turns persistence off for
 /// the rest of the session (the client goes on in memory), never a crash.
 ///
 /// ```swift
@@ -249,8 +249,10 @@ package final class PersistenceManager {
         return keys
     }
 
-    /// The pruning check, every ``CachePolicy/serverUpdatesBetweenChecks`` server updates.
+    /// The pruning check, every ``CachePolicy/serverUpdatesBetweenChecks`` server updates; until then each server
+    /// update advances the compaction pruning started by one bounded step.
     private func pruneCheckAfterServerUpdate() {
+        if cache.isCompacting { perform("compact after pruning") { try cache.compactStep() } }
         serverUpdatesSincePruneCheck += 1
         guard serverUpdatesSincePruneCheck > policy.serverUpdatesBetweenChecks else { return }
         serverUpdatesSincePruneCheck = 0

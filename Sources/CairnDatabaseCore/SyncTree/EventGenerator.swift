@@ -16,6 +16,8 @@ package struct EventGenerator {
         // The previous sibling of every child of the event cache, from one sort (not one per event).
         var predecessors: [String: String?]?
         func predecessor(_ key: String, _ node: Node) -> String? {
+            // In key order the tree finds it at once; otherwise one sort serves every event.
+            if eventCache.ordersChildrenByKey(index, with: node) { return eventCache.predecessorChildName(key, node, index: index) }
             if predecessors == nil {
                 let sorted = eventCache.sortedChildren(by: index)
                 var map: [String: String?] = [:]
