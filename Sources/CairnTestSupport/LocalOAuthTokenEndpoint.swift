@@ -10,7 +10,9 @@ import _CryptoExtras
 /// network: it answers the JWT-bearer grant (RFC 7523) as `oauth2.googleapis.com/token` does, after checking the
 /// JWT's RS256 signature with the public half of a key it generates at start (nothing is committed), its `iss`
 /// (the account), `aud` (this endpoint's URL), `scope` and `iat`/`exp`. It writes the matching key file on request,
-/// counts requests and grants, and refuses with Google's `invalid_grant` answers.
+/// counts requests and grants, and refuses with Google's `invalid_grant` answers. Its access tokens are unsigned
+/// JWTs (`sub`: the account), where Google's are opaque: the Firestore emulator refuses a bearer token that is not
+/// a JWT ("invalid jwt") and accepts unsigned ones, so a client can use them against the emulator.
 ///
 /// ```swift
 /// let endpoint = try await LocalOAuthTokenEndpoint.start()
@@ -131,7 +133,14 @@ package final class LocalOAuthTokenEndpoint: Sendable {
         if let refusal = verify(form["assertion"] ?? "") {
             return (.badRequest, ["error": "invalid_grant", "error_description": refusal])
         }
-        let token = "ya29.local-" + UUID().uuidString.lowercased()
+        let issued = Int(now().timeIntervalSince1970)
+        let token = [
+            ["alg": "none", "typ": "JWT"],
+            [
+                "iss": url.absoluteString, "sub": clientEmail, "scope": scope, "iat": issued,
+                "exp": issued + expiresIn, "jti": UUID().uuidString.lowercased(),
+            ],
+        ].map(Self.base64URLJSON).joined(separator: ".") + "."
         counters.withLock { $0.granted.append(token) }
         return (.ok, ["access_token": token, "expires_in": expiresIn, "token_type": "Bearer"])
     }
@@ -164,6 +173,14 @@ package final class LocalOAuthTokenEndpoint: Sendable {
             return "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe."
         }
         return nil
+    }
+
+    /// `object` as JSON in base64url without padding.
+    private static func base64URLJSON(_ object: [String: Any]) -> String {
+        // Dictionaries of strings and integers always serialize.
+        ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 
     private static func base64URL(_ segment: Substring) -> Data? {
