@@ -105,14 +105,27 @@ let package = Package(
         // talks gRPC (CairnGRPC) unless its settings inject another datastore.
         .target(
             name: "Cairn",
-            dependencies: ["CairnApp", "CairnCore", "CairnGRPC", "CairnLogging", "CairnModel", "CairnLocalStore", "SegmentLog"]
+            dependencies: [
+                "CairnApp", "CairnCore", "CairnGRPC", "CairnLogging", "CairnModel", "CairnLocalStore", "SegmentLog",
+                // RS256 (RSA PKCS#1 v1.5 + SHA-256) for the service-account credentials' signed JWT.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // Shared by tests, the demo and the benchmarks, never shipped in a product: SimulatedFileSystem (the engine
         // on memory: crash images, fault injection), the crash-writer workload, a seeded generator, the
-        // Firestore emulator launcher, a test section exclusive across suites, and the process's log capture.
+        // Firestore emulator launcher, a test section exclusive across suites, the process's log capture, and a
+        // local OAuth2 token endpoint for service-account credentials.
         .target(
             name: "CairnTestSupport",
-            dependencies: ["SegmentLog", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "SegmentLog", .product(name: "Logging", package: "swift-log"),
+                // The local OAuth token endpoint (HTTP/1.1 on loopback, RS256 verification).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // The command-line tool: demo, inspect, dump, stats, verify, compact (a thin shell over library APIs).
         // CairnCore: the offline demo starts its instance without a network; CairnGRPC: the emulator demo

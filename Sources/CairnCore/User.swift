@@ -5,6 +5,10 @@ package struct User: Sendable, Hashable {
 
     package static let unauthenticated = User(uid: nil)
 
+    package init(uid: String?) {
+        self.uid = uid
+    }
+
     /// The name of the user's outbox in the `LocalStore` (the empty string for the unauthenticated user).
     package var localStoreID: String { uid ?? "" }
 }

@@ -71,6 +71,8 @@ extension CairnLogger {
     package static let firestoreRemote = CairnLogger(label: "cairn.firestore.remote", logSwitch: .firestore)
     /// The gRPC transport: Listen and Write streams opened and closed, unary calls that failed.
     package static let firestoreGRPC = CairnLogger(label: "cairn.firestore.grpc", logSwitch: .firestore)
+    /// The credentials providers: access tokens fetched and refreshed, users changed (never a token or a key).
+    package static let firestoreAuth = CairnLogger(label: "cairn.firestore.auth", logSwitch: .firestore)
     /// The local cache: opened, recovered, compacted, garbage-collected.
     package static let firestoreLocalStore = CairnLogger(label: "cairn.firestore.localstore", logSwitch: .firestore)
     /// The Realtime Database client (`Database.setLoggingEnabled`): requests, answers, pushes, connection changes,

@@ -11,14 +11,14 @@ struct ConfigurationTests {
 
     @Test("production is TLS to firestore.googleapis.com:443; the emulator is plaintext with the token owner")
     func presets() async throws {
-        let production = FirestoreRPCConfiguration.production(databaseID: database) { "id-token" }
+        let production = FirestoreRPCConfiguration.production(databaseID: database) { _ in "id-token" }
         #expect(production.host == "firestore.googleapis.com")
         #expect(production.port == 443)
         #expect(production.usesTLS)
-        #expect(try await production.authTokenProvider?() == "id-token")
+        #expect(try await production.authTokenProvider?(false) == "id-token")
         let emulator = FirestoreRPCConfiguration.emulator(databaseID: database, host: "10.0.0.2", port: 9000)
         #expect(!emulator.usesTLS)
-        #expect(try await emulator.authTokenProvider?() == "owner")
+        #expect(try await emulator.authTokenProvider?(false) == "owner")
     }
 
     @Test("FIRESTORE_EMULATOR_HOST switches to the emulator; unset leaves the configuration alone")

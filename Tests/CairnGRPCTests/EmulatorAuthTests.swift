@@ -23,10 +23,10 @@ struct EmulatorAuthTests {
     @Test("owner sends the owner token; unauthenticated sends no authorization at all")
     func ownerAndSignedOut() async throws {
         let owner = FirestoreRPCConfiguration.emulator(databaseID: database, host: "127.0.0.1", port: 8080)
-        #expect(try await owner.authTokenProvider?() == "owner")
+        #expect(try await owner.authTokenProvider?(false) == "owner")
         let signedOut = FirestoreRPCConfiguration.emulator(
             databaseID: database, host: "127.0.0.1", port: 8080, auth: .unauthenticated)
-        let token = try await signedOut.authTokenProvider?()
+        let token = try await signedOut.authTokenProvider?(false)
         #expect(token == nil)
     }
 
@@ -50,16 +50,16 @@ struct EmulatorAuthTests {
     @Test("The gRPC datastore passes emulatorAuth to emulator hosts only; TLS hosts keep the provider's token")
     func transportRoute() async throws {
         let emulator = try GRPCDatastore.rpcConfiguration(
-            databaseID: database, host: "127.0.0.1:8080", isSSLEnabled: false, authTokenProvider: { "id-token" },
+            databaseID: database, host: "127.0.0.1:8080", isSSLEnabled: false, authTokenProvider: { _ in "id-token" },
             emulatorAuth: .user(uid: "bob")
         ).get()
-        let token = try #require(try await emulator.authTokenProvider?())
+        let token = try #require(try await emulator.authTokenProvider?(false))
         let claims = try decodeSegment(token.split(separator: ".")[1])
         #expect(claims["sub"] as? String == "bob")
         let production = try GRPCDatastore.rpcConfiguration(
             databaseID: database, host: "firestore.googleapis.com", isSSLEnabled: true,
-            authTokenProvider: { "id-token" }, emulatorAuth: .unauthenticated
+            authTokenProvider: { _ in "id-token" }, emulatorAuth: .unauthenticated
         ).get()
-        #expect(try await production.authTokenProvider?() == "id-token")
+        #expect(try await production.authTokenProvider?(false) == "id-token")
     }
 }

@@ -12,7 +12,7 @@ struct GRPCDatastoreSettingsTests {
 
     func connection(_ host: String, ssl: Bool) throws -> FirestoreRPCConfiguration {
         try GRPCDatastore.rpcConfiguration(
-            databaseID: database, host: host, isSSLEnabled: ssl, authTokenProvider: { "token" }
+            databaseID: database, host: host, isSSLEnabled: ssl, authTokenProvider: { _ in "token" }
         ).get()
     }
 
@@ -20,7 +20,7 @@ struct GRPCDatastoreSettingsTests {
     func emulatorHost() async throws {
         let configuration = try connection("127.0.0.1:8085", ssl: false)
         #expect(configuration.host == "127.0.0.1" && configuration.port == 8085 && !configuration.usesTLS)
-        #expect(try await configuration.authTokenProvider?() == "owner")
+        #expect(try await configuration.authTokenProvider?(false) == "owner")
         #expect(configuration.databaseID == database)
     }
 
@@ -28,7 +28,7 @@ struct GRPCDatastoreSettingsTests {
     func productionAndIPv6() async throws {
         let production = try connection("firestore.googleapis.com", ssl: true)
         #expect(production.host == "firestore.googleapis.com" && production.port == 443 && production.usesTLS)
-        #expect(try await production.authTokenProvider?() == "token")
+        #expect(try await production.authTokenProvider?(false) == "token")
         let v6 = try connection("[::1]:9000", ssl: false)
         #expect(v6.host == "::1" && v6.port == 9000)
     }

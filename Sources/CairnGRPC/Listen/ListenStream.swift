@@ -93,7 +93,7 @@ package final class ListenStream: Sendable {
                 })
             eventSink.yield(.closed(nil))
         } catch {
-            eventSink.yield(.closed(rpc.firestoreError(error)))
+            eventSink.yield(.closed(rpc.failure(error)))
         }
         eventSink.finish()
     }

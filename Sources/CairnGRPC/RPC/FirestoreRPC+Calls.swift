@@ -122,19 +122,33 @@ extension FirestoreRPC {
         _ = try await call { stub, metadata in try await stub.rollback(request, metadata: metadata) }
     }
 
-    /// Runs one call with fresh metadata and maps its failure to a ``FirestoreErrorCode``; `name` (the calling
-    /// method) names a failure in the debug log.
+    /// Runs one call on the stub; see ``withMetadata(_:_:)``.
     private func call<Result: Sendable>(
         _ name: String = #function,
         _ body: (Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>, Metadata) async throws -> Result
     ) async throws(FirestoreErrorCode) -> Result {
-        do {
-            let metadata = try await metadata()
-            return try await body(stub, metadata)
-        } catch {
-            let failure = firestoreError(error)
-            CairnLogger.firestoreGRPC.debug("\(name) failed: \(failure.code) \(failure.message)")
-            throw failure
+        try await withMetadata(name) { metadata in try await body(stub, metadata) }
+    }
+
+    /// Runs `body` with fresh metadata and maps its failure to a ``FirestoreErrorCode``; `name` (the calling
+    /// method) names a failure in the debug log. When the server answers `unauthenticated` to a token from the
+    /// provider, `body` runs once more with a token the provider is asked to refresh (Firebase's
+    /// `InvalidateToken`, then the retry); a second refusal is the call's error.
+    func withMetadata<Result: Sendable>(
+        _ name: String, _ body: (Metadata) async throws -> Result
+    ) async throws(FirestoreErrorCode) -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try await body(try await metadata())
+            } catch {
+                let mapped = failure(error)
+                CairnLogger.firestoreGRPC.debug("\(name) failed: \(mapped.code) \(mapped.message)")
+                guard mapped.code == .unauthenticated, configuration.authTokenProvider != nil, attempt == 1 else {
+                    throw mapped
+                }
+                attempt += 1
+            }
         }
     }
 }

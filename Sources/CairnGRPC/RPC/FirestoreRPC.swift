@@ -4,6 +4,7 @@ import CairnLogging
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import CairnLocalStore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +28,9 @@ package final class FirestoreRPC: Sendable {
     let configuration: FirestoreRPCConfiguration
     let stub: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
+    /// Set when the server refused a token (`unauthenticated`): the next ``metadata()`` asks the provider for a
+    /// fresh one (Firebase's `InvalidateToken`).
+    private let tokenInvalidated = Mutex(false)
 
     /// Connects lazily: the connection is made by the first call and re-made after failures.
     package init(configuration: FirestoreRPCConfiguration) throws(FirestoreErrorCode) {
@@ -84,9 +88,13 @@ package final class FirestoreRPC: Sendable {
     func metadata() async throws(FirestoreErrorCode) -> Metadata {
         var metadata: Metadata = [:]
         if let provider = configuration.authTokenProvider {
+            let forceRefresh = tokenInvalidated.withLock { invalidated in
+                defer { invalidated = false }
+                return invalidated
+            }
             let token: String?
             do {
-                token = try await provider()
+                token = try await provider(forceRefresh)
             } catch let error as FirestoreErrorCode {
                 throw error
             } catch {
@@ -97,6 +105,20 @@ package final class FirestoreRPC: Sendable {
         metadata.addString(databaseName, forKey: "google-cloud-resource-prefix")
         metadata.addString("database=\(Self.routingValue(databaseName))", forKey: "x-goog-request-params")
         return metadata
+    }
+
+    /// Makes the next call ask the provider for a fresh token: the server refused the last one.
+    func invalidateToken() {
+        CairnLogger.firestoreGRPC.debug("the server refused the auth token (unauthenticated); the next call fetches a new one")
+        tokenInvalidated.withLock { $0 = true }
+    }
+
+    /// The Firestore error for anything a call threw; an `unauthenticated` one invalidates the token, so that the
+    /// stream's next start (or the call's retry) sends a fresh one.
+    func failure(_ error: any Error) -> FirestoreErrorCode {
+        let mapped = firestoreError(error)
+        if mapped.code == .unauthenticated && configuration.authTokenProvider != nil { invalidateToken() }
+        return mapped
     }
 
     /// A routing-header value: percent-encoded except unreserved characters and `/`, as the Google clients send it.

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// ```swift
 /// // Production: TLS to firestore.googleapis.com:443; the provider returns an OAuth2 or Firebase ID token.
-/// let production = FirestoreRPCConfiguration.production(databaseID: DatabaseID(projectID: "my-app")) {
-///     try await myTokenSource.currentToken()
+/// let production = FirestoreRPCConfiguration.production(databaseID: DatabaseID(projectID: "my-app")) { forceRefresh in
+///     try await myTokenSource.currentToken(refreshing: forceRefresh)
 /// }
 /// // The emulator, as `db.useEmulator(withHost: "127.0.0.1", port: 8080)` would set it up.
 /// let emulator = FirestoreRPCConfiguration.emulator(databaseID: database, host: "127.0.0.1", port: 8080)
@@ -17,8 +17,9 @@ import Foundation
 /// ```
 package struct FirestoreRPCConfiguration: Sendable {
     /// Returns the bearer token for the next call (without the `Bearer ` prefix), or nil to send no
-    /// `authorization` header. Called before every RPC and stream start; cache inside the provider.
-    package typealias AuthTokenProvider = @Sendable () async throws -> String?
+    /// `authorization` header. Called before every RPC and stream start; cache inside the provider. `forceRefresh`
+    /// is true once after the server answered `unauthenticated`: the cached token was refused, fetch a new one.
+    package typealias AuthTokenProvider = @Sendable (_ forceRefresh: Bool) async throws -> String?
 
     /// The production host of Cloud Firestore.
     package static let productionHost = "firestore.googleapis.com"
@@ -62,7 +63,7 @@ package struct FirestoreRPCConfiguration: Sendable {
     ) -> FirestoreRPCConfiguration {
         FirestoreRPCConfiguration(
             databaseID: databaseID, host: host, port: port, usesTLS: false,
-            authTokenProvider: { auth.token(projectID: databaseID.projectID) })
+            authTokenProvider: { _ in auth.token(projectID: databaseID.projectID) })
     }
 
     /// This configuration, or the emulator's when `FIRESTORE_EMULATOR_HOST` is set to `host:port` in

@@ -130,7 +130,7 @@ package final class WriteStream: Sendable {
                 })
             eventSink.yield(.closed(nil))
         } catch {
-            eventSink.yield(.closed(rpc.firestoreError(error)))
+            eventSink.yield(.closed(rpc.failure(error)))
         }
         eventSink.finish()
     }

@@ -28,6 +28,8 @@ struct ClientConfiguration: Sendable {
     var dispatchQueue: DispatchQueue
     /// The network: the settings' provider, else gRPC to `databaseInfo.host`.
     var datastoreProvider: DatastoreProvider
+    /// The settings' credentials provider, whose user the client follows.
+    var credentialsProvider: (any CredentialsProvider)?
     /// The client's worker queue: the settings' (tests), else a new serial queue.
     var workerQueue: AsyncQueue?
 
@@ -38,9 +40,21 @@ struct ClientConfiguration: Sendable {
     ) {
         self.databaseInfo = DatabaseInfo(databaseID: databaseID, host: settings.host, isSSLEnabled: settings.isSSLEnabled)
         self.dispatchQueue = settings.dispatchQueue
-        self.datastoreProvider =
-            settings.datastoreProvider
-            ?? GRPCDatastore.provider(authTokenProvider: settings.authTokenProvider, trustRoots: settings.tlsTrustRoots)
+        self.credentialsProvider = settings.credentialsProvider
+        if let datastoreProvider = settings.datastoreProvider {
+            self.datastoreProvider = datastoreProvider
+        } else if let credentials = settings.credentialsProvider {
+            let tokens: FirestoreRPCConfiguration.AuthTokenProvider = { forceRefresh in
+                try await credentials.getToken(forceRefresh: forceRefresh)?.token
+            }
+            self.datastoreProvider = GRPCDatastore.provider(
+                authTokenProvider: tokens, trustRoots: settings.tlsTrustRoots, tokensForEmulator: true)
+        } else if let provider = settings.authTokenProvider {
+            let tokens: FirestoreRPCConfiguration.AuthTokenProvider = { _ in try await provider() }
+            self.datastoreProvider = GRPCDatastore.provider(authTokenProvider: tokens, trustRoots: settings.tlsTrustRoots)
+        } else {
+            self.datastoreProvider = GRPCDatastore.provider(authTokenProvider: nil, trustRoots: settings.tlsTrustRoots)
+        }
         self.workerQueue = settings.workerQueue
         switch settings.cacheSettings {
         case let memory as MemoryCacheSettings:
@@ -85,16 +99,18 @@ struct ClientConfiguration: Sendable {
 }
 
 /// A client the core started for a ``Firestore`` instance, with the instance's claim on its cache directory
-/// (`nil` for a memory cache).
+/// (`nil` for a memory cache) and its registration with the credentials provider (`nil` without one).
 struct StartedClient: Sendable {
     let client: FirestoreClient
     let claim: CacheDirectoryRegistry.Claim?
+    let credentials: CredentialsSubscription?
 }
 
 extension ClientConfiguration {
     /// Starts the core: the cache settings become a ``FirestoreClient/Persistence`` (persistent cache → `.disk`,
     /// memory cache → `.memory` with eager GC or `.memoryLRU`), the datastore comes from
-    /// ``datastoreProvider``, and a persistent cache's directory is claimed (and created 0700 when missing).
+    /// ``datastoreProvider``, and a persistent cache's directory is claimed (and created 0700 when missing). With a
+    /// credentials provider the client starts as the provider's current user and follows its changes.
     func startClient() throws(FirestoreErrorCode) -> StartedClient {
         let queue = workerQueue ?? AsyncQueue(label: "cairn.worker.\(databaseInfo.databaseID.projectID)")
         let persistence: FirestoreClient.Persistence
@@ -113,6 +129,7 @@ extension ClientConfiguration {
                 directory: path, cacheSizeBytes: size < 0 ? LocalStore.cacheSizeUnlimited : size,
                 recoversDamage: onDamage == .recover)
         }
+        let credentials = credentialsProvider.map(CredentialsSubscription.init(provider:))
         do {
             if let claim {
                 // Every missing directory (a missing $XDG_DATA_HOME or ~/.local/share, then
@@ -122,10 +139,13 @@ extension ClientConfiguration {
             CairnLogger.firestore.debug(
                 "starting a client for \(databaseInfo.databaseID.projectID)/\(databaseInfo.databaseID.databaseID) "
                     + "on host \(databaseInfo.host) (TLS: \(databaseInfo.isSSLEnabled)), cache: \(cache)")
+            let user = credentials?.coreUser ?? .unauthenticated
             let client = try FirestoreClient(
-                datastore: datastoreProvider(databaseInfo, queue), persistence: persistence, queue: queue)
-            return StartedClient(client: client, claim: claim)
+                datastore: datastoreProvider(databaseInfo, queue), persistence: persistence, user: user, queue: queue)
+            credentials?.attach(client, startedAs: user)
+            return StartedClient(client: client, claim: claim, credentials: credentials)
         } catch {
+            credentials?.cancel()
             claim?.release()
             if let error = error as? FirestoreErrorCode { throw error }
             throw FirestoreErrorCode(

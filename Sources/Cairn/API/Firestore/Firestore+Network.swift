@@ -36,6 +36,7 @@ extension Firestore {
             return
         }
         let box = UncheckedSendable(completion)
+        started.credentials?.cancel()
         started.claim?.markTerminating()
         started.client.terminate { error in
             started.claim?.release()

@@ -46,12 +46,18 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
     public typealias AuthTokenProvider = @Sendable () async throws -> String?
 
     /// Where the instance gets its bearer tokens for Cloud Firestore (Cairn; Firebase takes them from Firebase
-    /// Auth, which Cairn does not have). `nil`: no `authorization` header.
+    /// Auth, which Cairn does not have). `nil`: no `authorization` header. The simple form, for one identity:
+    /// no user, no forced refresh; ``credentialsProvider`` takes precedence when both are set.
     public var authTokenProvider: AuthTokenProvider?
 
     /// The certificate authorities a TLS connection trusts (Cairn; Firebase always uses the platform's): the
     /// system's (the default), or a private CA's PEM, e.g. for a TLS-terminating proxy. See ``TLSTrustRoots``.
     public var tlsTrustRoots: TLSTrustRoots = .system
+
+    /// Where the instance gets its bearer tokens and its signed-in user, with a change listener (Cairn; Firebase
+    /// takes them from Firebase Auth): see ``CredentialsProvider``. Its tokens go to the emulator too. `nil`: the
+    /// instance uses ``authTokenProvider``, and its user is unauthenticated.
+    public var credentialsProvider: (any CredentialsProvider)?
 
     /// The network of the instance's client: `nil` (the default) is gRPC to ``host``, with TLS as
     /// ``isSSLEnabled`` says. Tests, the spec harness and offline-only programs pass their own datastore.
@@ -100,6 +106,7 @@ public final class FirestoreSettings: @unchecked Sendable, CustomStringConvertib
         copy.explicitCacheSettings = explicitCacheSettings
         copy.authTokenProvider = authTokenProvider
         copy.tlsTrustRoots = tlsTrustRoots
+        copy.credentialsProvider = credentialsProvider
         copy.datastoreProvider = datastoreProvider
         copy.workerQueue = workerQueue
         return copy
