@@ -17,7 +17,8 @@ extension FirestoreClient {
     /// - Throws: `dataLoss` for damage when not recovering; the cache's other errors as ``FirestoreErrorCode/fromCache(_:)``
     ///   maps them.
     package static func openPersistentCache(at directory: String, recoversDamage: Bool) throws -> LocalStore {
-        let opened = try DamagedCacheRecovery.open(at: directory, recover: recoversDamage)
+        // Group commit: a local write's snapshot never waits for the disk (Docs/LocalStore.md §10).
+        let opened = try DamagedCacheRecovery.open(at: directory, recover: recoversDamage, syncing: .behindAppends)
         if let recovery = opened.recovery {
             UnhandledErrors.report(
                 FirestoreErrorCode(.dataLoss, "Data loss: the local cache at \(directory) was \(recovery.summary)"))

@@ -98,6 +98,14 @@ package final class FirestoreClient: Sendable {
                 localStore: localStore, remoteStore: remoteStore, syncEngine: syncEngine, eventManager: eventManager),
             to: queue)
         queue.enqueue { [self] in
+            // The syncs behind a persistent cache's appends (group commit) report here: a durable batch may go
+            // to the server, a failed sync fails the writes it did not cover.
+            self.localStore.onDurabilityChange { [weak self] result in
+                self?.queue.enqueue { [weak self] in
+                    guard let self, !self.isTerminated else { return }
+                    self.syncEngine.handleLocalDurability(result)
+                }
+            }
             self.remoteStore.start()
             scheduleGarbageCollection(after: Self.initialGarbageCollectionDelay)
             scheduleIndexBackfill(after: Self.initialBackfillDelay)

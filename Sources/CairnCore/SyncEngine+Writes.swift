@@ -33,6 +33,36 @@ extension SyncEngine {
         remoteStore.fillWritePipeline()
     }
 
+    /// A sync behind the cache's appends ended (group commit, Docs/LocalStore.md §10). Success: the batches it
+    /// made durable may go to the server. Failure: the log is poisoned, so the batches it did not cover are never
+    /// sent; their completions (and the `waitForPendingWrites` callbacks waiting for them) fail with `dataLoss`,
+    /// and the failure is logged as an error. They stay in the views until the app restarts; reopening the cache
+    /// finds them pending, or not, as the disk kept them.
+    package func handleLocalDurability(_ result: Result<UInt64, LocalStoreError>) {
+        verifyOnQueue()
+        guard case .failure(let cause) = result else {
+            remoteStore.fillWritePipeline()
+            return
+        }
+        let error = FirestoreErrorCode(
+            .dataLoss,
+            "The local cache could not make this write durable (\(cause.message)). It was not sent to the server "
+                + "and may be lost; later writes fail until the app restarts and reopens the cache.")
+        var failed: [Int] = []
+        for (user, callbacks) in writeCallbacks {
+            for batchID in callbacks.keys.sorted() where !localStore.isBatchDurable(batchID) {
+                failed.append(batchID)
+                writeCallbacks[user]?.removeValue(forKey: batchID)?(error)
+            }
+        }
+        for highest in pendingWritesCallbacks.keys.sorted() where !localStore.isBatchDurable(highest) {
+            for callback in pendingWritesCallbacks.removeValue(forKey: highest) ?? [] { callback(error) }
+        }
+        CairnLogger.firestoreLocalStore.error(
+            "a sync of the local cache failed, so the cache stopped taking writes: \(cause.message); "
+                + "write batch(es) \(failed.map(String.init).joined(separator: ", ")) failed with dataLoss")
+    }
+
     package func applySuccessfulWrite(_ result: MutationBatchResult) {
         verifyOnQueue()
         let batchID = result.batch.batchID

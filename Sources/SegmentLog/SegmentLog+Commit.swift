@@ -65,6 +65,43 @@ extension SegmentLog {
         _ = try enqueue(PendingCommit(batch: WriteBatch(), forceSync: true))
     }
 
+    /// Syncs the commits made so far without holding up the others: a commit that arrives while this syncs is
+    /// written at once and becomes durable with a later sync. Returns the sequence number below which every
+    /// commit is durable. For a caller that syncs behind its own commits on a log opened with
+    /// ``Durability/none`` (the Firestore cache's group commit); with ``Durability/full`` every commit already
+    /// waits for its own sync.
+    ///
+    /// ```swift
+    /// try log.commit(batch)                        // in the operating system, not yet durable
+    /// let durableBelow = try log.syncBehindCommits() // batch is durable; later commits did not wait
+    /// ```
+    /// - Throws: `.poisoned` when the sync fails (the log is poisoned, as after any failed sync: reopen it),
+    ///   `.closed` after ``close()``.
+    public func syncBehindCommits() throws -> UInt64 {
+        // Frames are written under the state lock, so what the active segment holds now is exactly the commits
+        // below `nextLSN`; sealed segments were synced when they were sealed.
+        let (handle, segment, end, durableBelow, unsynced) = try state.withLock { state in
+            try state.checkUsable()
+            return (state.active.handle, state.activeID, state.active.length, state.nextLSN, state.hasUnsyncedWrites)
+        }
+        guard unsynced else { return durableBelow }
+        do {
+            try handle.sync()
+        } catch {
+            let poison = StorageError(
+                .poisoned, "a sync failed, so recent writes may be lost; reopen the log to recover (\(error))")
+            state.withLock { if $0.poisoned == nil { $0.poisoned = poison } }
+            throw poison
+        }
+        state.withLock { state in
+            state.lastSync = .now
+            guard state.activeID == segment else { return }
+            state.syncedEnd = max(state.syncedEnd, end)
+            if state.active.length == end { state.hasUnsyncedWrites = false }
+        }
+        return durableBelow
+    }
+
     private func validate(_ batch: WriteBatch) throws {
         if configuration.readOnly { throw StorageError(.invalidArgument, "the log was opened read-only") }
         for i in 0..<batch.count {

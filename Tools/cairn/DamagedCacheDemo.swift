@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import CairnLocalStore
 
-/// The part of `cairn demo` that shows what happens to a damaged cache: an app writes twenty notes offline (each a
-/// durable commit in the active segment), terminates, and one byte a third of the way into that segment is
+/// The part of `cairn demo` that shows what happens to a damaged cache: an app writes twenty notes offline in two
+/// sessions (commits in the active segment), terminates, and one byte a third of the way into that segment is
 /// flipped. `cairn verify` (``CacheInspector/verify()``) names the damage; opening the cache again through the
 /// public API recovers by itself: the damaged directory is kept aside, every intact record is salvaged, and the
 /// pending writes that were not in the damaged frame are still pending.
@@ -21,8 +21,18 @@ enum DamagedCacheDemo {
     static func run(directory: URL, say: (String) -> Void) async throws -> Int {
         defer { removeWithDamagedCopies(directory) }
         say("A damaged cache: \(notes) notes written offline through the public API, persistent cache in \(directory.path)")
+        // Two sessions: every frame records how far its segment was durable when it was written (FORMAT.md §8.3),
+        // and the cache syncs behind its writes (group commit), so it is the second session's notes that vouch
+        // for the bytes of the first: damage there is corruption, not a torn write to cut.
+        func write(_ notes: Range<Int>, in db: Firestore) {
+            for i in notes { db.collection("notes").document(String(format: "n%02d", i)).setData(["text": "note \(i)"], completion: nil) }
+        }
+        let early = try open(directory, app: "cairn-damage-demo-0")
+        write(0..<(notes / 2), in: early.db)
+        try await early.db.terminate()
+        early.app.delete { _ in }
         let first = try open(directory, app: "cairn-damage-demo-1")
-        for i in 0..<notes { first.db.collection("notes").document(String(format: "n%02d", i)).setData(["text": "note \(i)"], completion: nil) }
+        write((notes / 2)..<notes, in: first.db)
         let written = try await first.db.collection("notes").getDocuments(source: .cache)
         say("  \(written.count) notes in the cache, all pending: \(written.documents.allSatisfy(\.metadata.hasPendingWrites))")
         try await first.db.terminate()

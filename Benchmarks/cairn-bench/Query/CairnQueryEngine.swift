@@ -8,9 +8,9 @@ import CairnModel
 import CairnLocalStore
 import SegmentLog
 
-/// Cairn's LocalStore with SegmentLog's default configuration (durability `.full`: every append is synced
-/// before it returns; 32 MiB frame cache) and LocalStore's default scan cache of decoded field values (32 MiB
-/// at most), except while loading a fixture (durability `.none`).
+/// Cairn's LocalStore as the client core opens it: group commit (an append returns once it is in the operating
+/// system, a background thread syncs behind it, Docs/LocalStore.md §10), 32 MiB frame cache and LocalStore's
+/// default scan cache of decoded field values (32 MiB at most); while loading a fixture, durability `.none`.
 final class CairnQueryEngine: QueryEngine {
     let name = "cairn"
     let isPersistent = true
@@ -37,7 +37,7 @@ final class CairnQueryEngine: QueryEngine {
     }
 
     func open(_ directory: String) throws -> any QueryCache {
-        let store = try LocalStore.open(at: directory)
+        let store = try LocalStore.open(at: directory, syncing: .behindAppends)
         if let scanCacheBytes { store.scanCacheCapacity = scanCacheBytes }
         return CairnQueryCache(store: store)
     }

@@ -16,6 +16,9 @@ extension RemoteStore {
                 if writePipeline.isEmpty { markWriteStreamIdle() }
                 break
             }
+            // A batch goes out only once the cache's sync behind it ended (group commit, Docs/LocalStore.md §10),
+            // so a write the server acknowledged is on the disk; that sync's report fills the pipeline again.
+            guard localStore.isBatchDurable(batch.batchID) else { break }
             addToWritePipeline(batch)
             lastBatchID = batch.batchID
         }

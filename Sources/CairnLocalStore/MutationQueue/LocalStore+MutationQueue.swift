@@ -97,6 +97,7 @@ extension LocalStore {
         do {
             try commit([MutationBatchEvent.added(batch, user: user)]) { written in
                 mutationQueue.append(QueuedBatch(batchID: batch.batchID, user: user, reference: written[0].reference, batch: batch))
+                events.groupCommit?.noteBatch(batch.batchID, sequence: written[0].sequence)
                 collector.noteDocumentsPinned(keys)
                 refreshOverlays(after: keys)
             }

@@ -24,14 +24,15 @@ import SegmentLog
 package enum DamagedCacheRecovery {
     /// Opens the cache in `directory`, recovering from damage or failing on it.
     package static func open(
-        at directory: String, recover: Bool, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
+        at directory: String, recover: Bool, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration,
+        syncing: CacheSyncing = .withEachAppend
     ) throws -> (store: LocalStore, recovery: CacheRecoveryRecord?) {
         let damage: String
         if let missing = manifestDamage(in: directory) {
             damage = missing
         } else {
             do {
-                return (try LocalStore.open(at: directory, configuration: configuration), nil)
+                return (try LocalStore.open(at: directory, configuration: configuration, syncing: syncing), nil)
             } catch let error as LocalStoreError where error.storage?.code == .corruption {
                 damage = error.storage.map { $0.message + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message
             } catch let error as LocalStoreError {
@@ -49,12 +50,12 @@ package enum DamagedCacheRecovery {
                     + "writes included) into a new directory, then put NEW in its place; or delete the directory to "
                     + "start empty; or let Cairn recover it by itself (PersistentCacheSettings onDamage: .recover, the default).")
         }
-        return try recoverDamaged(directory, damage: damage, configuration: configuration)
+        return try recoverDamaged(directory, damage: damage, configuration: configuration, syncing: syncing)
     }
 
     /// Moves the damaged directory aside, salvages it into a fresh cache at `directory` and opens that.
     private static func recoverDamaged(
-        _ directory: String, damage: String, configuration: SegmentLog.Configuration
+        _ directory: String, damage: String, configuration: SegmentLog.Configuration, syncing: CacheSyncing
     ) throws -> (store: LocalStore, recovery: CacheRecoveryRecord?) {
         if let holder = SegmentLog.lockHolder(at: directory) {
             throw LocalStoreError(
@@ -72,7 +73,7 @@ package enum DamagedCacheRecovery {
             if let problem = salvage.replayProblem {
                 throw LocalStoreError.dataLoss("the salvaged cache cannot be replayed: \(problem)")
             }
-            store = try LocalStore.open(at: directory, configuration: configuration)
+            store = try LocalStore.open(at: directory, configuration: configuration, syncing: syncing)
             record.recordsKept = salvage.report.recordsKept
             record.damagedRanges = salvage.report.damage.map(\.description)
             record.recordsOfUnfinishedBatches = salvage.report.recordsOfUnfinishedBatches
@@ -80,7 +81,7 @@ package enum DamagedCacheRecovery {
             record.salvageFailure = "\(error)"
             try? FileManager.default.removeItem(atPath: directory)
             // Opening creates the directory afresh, 0700 (PosixFileSystem).
-            store = try LocalStore.open(at: directory, configuration: configuration)
+            store = try LocalStore.open(at: directory, configuration: configuration, syncing: syncing)
         }
         record.pendingBatchesKept = store.mutationQueue.usersWithPendingBatches.reduce(0) {
             $0 + store.mutationQueue.queue(of: $1).count

@@ -23,14 +23,21 @@ protocol EventStore: AnyObject {
     /// The size garbage collection brings under a threshold when it is not the log's: the estimated bytes of
     /// the live events in memory; nil for a log (its size is its segment files).
     var estimatedMemoryBytes: Int64? { get }
+    /// What syncs behind the appends; nil when each append is durable as it returns, or nothing ever is (memory).
+    var groupCommit: GroupCommit? { get }
     func close() throws
 }
 
 /// Events in a SegmentLog: durable, replayed on open.
 final class LogEventStore: EventStore {
     private let segmentLog: SegmentLog
+    /// Syncs behind the appends, when the cache does not sync each one (``CacheSyncing``).
+    let groupCommit: GroupCommit?
 
-    init(log: SegmentLog) { self.segmentLog = log }
+    init(log: SegmentLog, groupCommit: GroupCommit? = nil) {
+        self.segmentLog = log
+        self.groupCommit = groupCommit
+    }
 
     func append(_ events: [EncodedEvent]) throws -> [(reference: EventReference, sequence: UInt64)] {
         var batch = WriteBatch()
@@ -38,7 +45,9 @@ final class LogEventStore: EventStore {
         do {
             let locations = try segmentLog.commit(batch)
             // The log has one owner (this store), so the batch's numbers end just before the next one.
-            let first = segmentLog.nextLSN - UInt64(locations.count)
+            let next = segmentLog.nextLSN
+            let first = next - UInt64(locations.count)
+            groupCommit?.noteAppended(upTo: next)
             return locations.enumerated().map { (.log($0.element), first + UInt64($0.offset)) }
         } catch {
             throw LocalStoreError.wrap(error)
@@ -79,6 +88,7 @@ final class LogEventStore: EventStore {
     var estimatedMemoryBytes: Int64? { nil }
 
     func close() throws {
+        groupCommit?.close()
         do {
             try segmentLog.close()
         } catch {
@@ -134,6 +144,8 @@ final class MemoryEventStore: EventStore {
     var log: SegmentLog? { nil }
 
     var estimatedMemoryBytes: Int64? { estimatedBytes }
+
+    var groupCommit: GroupCommit? { nil }
 
     func close() throws {
         values.removeAll()

@@ -87,16 +87,22 @@ package final class LocalStore {
     }
 
     /// Opens (or creates) the persistent cache in `directory` and rebuilds the views by replaying its log.
+    /// `syncing` says when appends become durable: with each one (the log's durability decides), or behind
+    /// them by group commit, in which case the log is opened with durability `.none` (§10).
     package static func open(
-        at directory: String, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration
+        at directory: String, configuration: SegmentLog.Configuration = LocalStore.defaultLogConfiguration,
+        syncing: CacheSyncing = .withEachAppend
     ) throws -> LocalStore {
+        var configuration = configuration
+        if syncing != .withEachAppend { configuration.durability = .none }
         let log: SegmentLog
         do {
             log = try SegmentLog.open(at: directory, configuration: configuration)
         } catch {
             throw LocalStoreError.wrap(error)
         }
-        let store = LocalStore(events: LogEventStore(log: log))
+        let groupCommit = syncing == .withEachAppend ? nil : GroupCommit(log: log, inBackground: syncing == .behindAppends)
+        let store = LocalStore(events: LogEventStore(log: log, groupCommit: groupCommit))
         do {
             // Removals met by replay shadow records in any segment there is now (RemovalRecords).
             store.compactionCoordinator.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)

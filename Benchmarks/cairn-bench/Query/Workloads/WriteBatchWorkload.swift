@@ -1,5 +1,5 @@
 // write_batched_500: local writes (the outbox) in WriteBatches of 500 `set`s of new ~1 KiB documents, each
-// batch committed durably as the engine commits, into a new, empty cache per run. Opening and closing the
+// batch committed as the engine's client commits, into a new, empty cache per run. Opening and closing the
 // cache are not timed.
 
 import CairnModel
@@ -25,7 +25,8 @@ final class WriteBatchWorkload: QueryWorkload {
             }
         }
         note = "\(batchCount) batches of \(Self.batchSize) sets of ~1 KiB documents per run, into an empty cache. "
-            + "Cairn: writeLocally, one log append synced (fdatasync) per batch. SQLite: Android's writeLocally "
+            + "Cairn: writeLocally, one log append per batch, synced (fdatasync) behind it by group commit as the "
+            + "client core does (a power loss may lose the last batches, a process crash none). SQLite: Android's writeLocally "
             + "transaction (mutations, document_mutations, collection_parents, document_overlays rows), WAL with "
             + "synchronous=NORMAL: commits are not synced, only checkpoints are. LevelDB: iOS's WriteLocally "
             + "write batch (mutation, document_mutation, collection_parent, document_overlays and its three index "
