@@ -5,7 +5,7 @@ import Testing
 /// A point read that misses the frame cache decompresses its frame only up to the record it wants.
 @Suite("Point reads decode a frame up to their record")
 struct PointReadPrefixTests {
-    /// A reopened log of 400 compressible records (~200 bytes each) in 8 KiB frames, one segment, and the
+    /// A reopened log of 384 compressible records (~200 bytes each) in 8 KiB frames, one segment, and the
     /// location of each, with the frame cache (large enough for every frame) empty.
     static func populatedLog(_ fs: SimulatedFileSystem) throws -> (SegmentLog, [(value: [UInt8], location: RecordLocation)]) {
         var random = SeededRandom(seed: 31)
@@ -15,9 +15,10 @@ struct PointReadPrefixTests {
         configuration.frameCacheBytes = 1 << 20
         let writer = try SegmentLog.open(at: "/db", configuration: configuration)
         var written: [(value: [UInt8], location: RecordLocation)] = []
-        for i in 0..<100 {
+        // A commit's records share frames, so each commit of 32 (~7 KiB) fills one frame.
+        for i in 0..<12 {
             var batch = WriteBatch()
-            for j in 0..<4 { batch.append(kind: 1, key: bytes("k\(i)-\(j)"), value: documentValue(i * 4 + j, using: &random)) }
+            for j in 0..<32 { batch.append(kind: 1, key: bytes("k\(i)-\(j)"), value: documentValue(i * 32 + j, using: &random)) }
             written += zip(batch.values, try writer.commit(batch)).map { ($0, $1) }
         }
         try writer.close()
