@@ -93,8 +93,14 @@ public final class Compaction {
         finishedOutputs.map(\.id) + (output.map { [$0.id] } ?? [])
     }
 
-    /// Does up to about `budget` bytes of work (bytes read from inputs or copied to outputs). Returns the
-    /// summary once the outputs are published and the inputs deleted, nil while there is work left.
+    /// A frame whose records are all retired is read and checksummed but neither decompressed nor copied: it
+    /// counts as its size divided by this against a step's budget: a checksum pass instead of decompression,
+    /// a walk of its records and copies into an output, so that a step over emptied segments moves further.
+    static let skippedFrameWorkDivisor = 8
+
+    /// Does up to about `budget` bytes of work (bytes read from inputs or copied to outputs; a frame with
+    /// nothing to keep counts as 1/``skippedFrameWorkDivisor`` of its size). Returns the summary once the
+    /// outputs are published and the inputs deleted, nil while there is work left.
     public func step(budget: Int = 4 << 20) throws -> CompactionSummary? {
         precondition(!isDone, "this compaction has finished")
         do {
@@ -160,9 +166,10 @@ public final class Compaction {
             // marked retired again at its new place when the compaction publishes.
             let retired = log.state.withLock { $0.segments[id]?.dead[UInt32(offset)] } ?? []
             if retired.reduce(0, { $0 + $1.nonzeroBitCount }) == Int(header.recordCount) {
-                // Nothing to keep (garbage collection evicts whole runs of old records): skip decompressing.
+                // Nothing to keep (garbage collection evicts whole runs of old records): skip decompressing, and
+                // count only the read and checksum of the frame as work.
                 dropped += Int(header.recordCount)
-                return header.frameSize
+                return max(header.frameSize / Self.skippedFrameWorkDivisor, SegmentFormat.frameHeaderSize)
             }
             if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                 throw StorageError(

@@ -24,7 +24,7 @@ extension SegmentLog {
     /// let size = try log.withRecord(at: location) { $0.value.count }
     /// ```
     public func withRecord<T>(at location: RecordLocation, _ body: (RecordView) throws -> T) throws -> T {
-        try withFrame(FrameKey(segment: location.segment, offset: location.frameOffset)) { frame in
+        try withFrame(FrameKey(segment: location.segment, offset: location.frameOffset), through: Int(location.index)) { frame in
             try Self.withRecord(at: location, in: frame, body)
         }
     }
@@ -62,11 +62,14 @@ extension SegmentLog {
 
     /// Calls `body` with the decoded frame at `key`, loading it when needed (and caching it unless
     /// `fillCache` is false). A miss reads and decodes the frame outside the lock, so other readers and
-    /// writers do not wait for its I/O.
-    func withFrame<T>(_ key: FrameKey, fillCache: Bool = true, _ body: (DecodedFrame) throws -> T) throws -> T {
+    /// writers do not wait for its I/O. With `through`, a point read's record index, the frame may be only
+    /// decoded (and cached) as far as that record (FramePrefix.swift); without it, the frame is whole.
+    func withFrame<T>(_ key: FrameKey, fillCache: Bool = true, through index: Int? = nil, _ body: (DecodedFrame) throws -> T) throws -> T {
         let lookup: FrameLookup = try state.withLock { state in
             if state.isClosed { throw StorageError(.closed, "the log is closed") }
-            if let cached = state.cache.get(key) { return .hit(cached) }
+            if let cached = state.cache.get(key, usable: { frame in index.map(frame.holds) ?? frame.isComplete }) {
+                return .hit(cached)
+            }
             guard let segment = state.segments[key.segment] else {
                 throw StorageError(.notFound, "segment \(key.segment) does not exist (compacted away?)")
             }
@@ -82,7 +85,7 @@ extension SegmentLog {
             return try body(frame)
         case .miss(let segment):
             // Frames below the segment's length never change, so reading without the lock is safe.
-            let frame = try loadFrame(segment, offset: key.offset)
+            let frame = try loadFrame(segment, offset: key.offset, through: index)
             guard fillCache else { return try body(frame) }
             state.withLock { state in
                 if state.segments[key.segment] != nil { state.cache.insert(frame, for: key) }
@@ -91,7 +94,7 @@ extension SegmentLog {
         }
     }
 
-    private func loadFrame(_ segment: SegmentEntry, offset: UInt32) throws -> DecodedFrame {
+    private func loadFrame(_ segment: SegmentEntry, offset: UInt32, through index: Int?) throws -> DecodedFrame {
         let path = segmentPath(segment.id)
         func damaged(_ what: String) -> StorageError {
             StorageError(.corruption, "segment \(segment.id), frame at offset \(offset): \(what)", path: path, offset: UInt64(offset))
@@ -105,7 +108,13 @@ extension SegmentLog {
         }
         guard UInt64(offset) + UInt64(header.frameSize) <= segment.length else { throw damaged("frame runs past the segment") }
         let stored = try segment.handle.read(at: UInt64(offset) + UInt64(SegmentFormat.frameHeaderSize), count: Int(header.storedLength))
-        let result = stored.withUnsafeBytes { FrameDecoding.decode(header: header, stored: $0, segment: segment.id, offset: offset) }
+        let result = stored.withUnsafeBytes { stored in
+            if let index {
+                FrameDecoding.decodePrefix(header: header, stored: stored, segment: segment.id, offset: offset, through: index)
+            } else {
+                FrameDecoding.decode(header: header, stored: stored, segment: segment.id, offset: offset)
+            }
+        }
         switch result {
         case .failure(let problem): throw damaged(problem.what)
         case .success(let frame): return frame

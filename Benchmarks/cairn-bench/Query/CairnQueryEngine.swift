@@ -92,7 +92,8 @@ final class CairnQueryCache: QueryCache {
     }
 
     func collectGarbageRound(threshold: Int64) throws -> Bool {
-        let result = try store.collectGarbage(threshold: threshold, maxRounds: 1)
+        // A round as the client schedules it (FirestoreClient): one per queue operation, within the time budget.
+        let result = try store.collectGarbage(threshold: threshold, maxRounds: 1, roundBudget: LocalStore.defaultRoundBudget)
         lastKnownBytes = Int64(result.bytesAfter)
         return result.rounds > 0 && result.documentsEvicted + result.targetsRemoved > 0
     }

@@ -32,6 +32,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Bound of Cairn's scan cache of decoded field values, in MiB (default: LocalStore's 32; 0 turns it off).")
     var cairnScanCacheMib: Int?
 
+    @Option(help: "Comma-separated engines to run (cairn, sqlite, leveldb, limit; default: all), e.g. cairn alone at 1M documents.")
+    var engines: String?
+
     /// The child of the memory measurement: the engine to measure (MemoryProbe.swift).
     @Option(help: .hidden)
     var memoryProbe: String?
@@ -45,6 +48,18 @@ struct QueryCommand: ParsableCommand {
         guard options.scaled(docs) >= 1000 else {
             throw ValidationError("--docs times --scale must be at least 1000 (the listened chat alone holds 1,000 messages)")
         }
+        _ = try selectedEngines()
+    }
+
+    /// The names given with --engines, checked; nil for all.
+    func selectedEngines() throws -> Set<String>? {
+        guard let engines else { return nil }
+        let names = Set(engines.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let known = Set(QueryReport.engines)
+        guard !names.isEmpty, names.isSubset(of: known) else {
+            throw ValidationError("--engines takes names from \(QueryReport.engines.joined(separator: ", ")), not \(engines)")
+        }
+        return names
     }
 
     func run() throws {
@@ -62,7 +77,8 @@ struct QueryCommand: ParsableCommand {
             return
         }
         try QuerySuite(
-            options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes
+            options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes,
+            engineNames: try selectedEngines()
         ).run()
     }
 }
@@ -75,6 +91,8 @@ struct QuerySuite {
     let measuresMemory: Bool
     /// Cairn's scan cache bound; nil keeps LocalStore's default.
     let scanCacheBytes: Int?
+    /// The engines to run; nil for all.
+    let engineNames: Set<String>?
 
     static let workloadNames = [
         "query_scan_eq", "query_scan_range_order_limit", "query_index_range_order_limit", "query_index_array_contains",
@@ -91,7 +109,7 @@ struct QuerySuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), \(documents) documents, \(options.runs) runs")
-        let engines = Self.engines(scanCacheBytes: scanCacheBytes)
+        let engines = Self.engines(scanCacheBytes: scanCacheBytes).filter { engineNames?.contains($0.name) ?? true }
         var results: [QueryWorkloadResult] = []
         for name in names {
             results.append(try QueryHarness.run(try workload(name, fixture), engines: engines, runs: options.runs))

@@ -76,14 +76,22 @@ final class LruGarbageCollector {
         index.orphans.remove(key)
     }
 
-    /// The n least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write
-    /// leave the orphan queue (the batch's removal brings them back); entries no longer valid are dropped.
-    func chooseRound(
-        pinned: Set<DocumentKey>
-    ) -> (targets: [Int32], documents: [DocumentKey], upperBound: UInt64, examined: Int) {
+    /// The sequence numbers a round collects: n = 10% of the inactive targets and orphans, at least 1 (0 when
+    /// there are none), at most ``LocalStore/maximumSequenceNumbersPerRound``.
+    func roundSize() -> Int {
         let candidates = index.inactiveTargets.count + index.orphans.count
-        guard candidates > 0 else { return ([], [], 0, 0) }
-        let n = min(max(candidates * LocalStore.collectionPercentile / 100, 1), LocalStore.maximumSequenceNumbersPerRound)
+        guard candidates > 0 else { return 0 }
+        return min(max(candidates * LocalStore.collectionPercentile / 100, 1), LocalStore.maximumSequenceNumbersPerRound)
+    }
+
+    /// The `n` least-recently-used inactive targets and unpinned orphans. Orphans found under a pending write
+    /// leave the orphan queue (the batch's removal brings them back); entries no longer valid are dropped. The
+    /// work is bounded by `n` and the stale entries met, so a round takes its n in slices, each reading from
+    /// the queues' fronts.
+    func chooseRound(
+        _ n: Int, pinned: Set<DocumentKey>
+    ) -> (targets: [Int32], documents: [DocumentKey], upperBound: UInt64, examined: Int) {
+        guard n > 0 else { return ([], [], 0, 0) }
         let targetPick = index.inactiveTargets.lowest(n) { targets.view.active[$0] == nil && targets.view.saved[$0] != nil }
         // The test reads the index too: walk a queue moved out of it (no copy: the index's reference is gone).
         var orphans = index.orphans

@@ -13,7 +13,7 @@ package enum MemoryGarbageCollector: Sendable, Equatable {
     /// document concerned that is in no target, under no pending write of any user and in no local view is
     /// removed. Documents stored while nothing referenced them stay until one of those events concerns them.
     case eager
-    /// Documents and targets stay until ``LocalStore/collectGarbage(threshold:maxRounds:)`` runs, which removes
+    /// Documents and targets stay until ``LocalStore/collectGarbage(threshold:maxRounds:roundBudget:)`` runs, which removes
     /// the least-recently-used ones until the cache's estimated size (``LocalStore/estimatedMemoryBytes``) is
     /// under the threshold. `thresholdBytes` is the size the owner asked for, kept for the scheduler to pass;
     /// `LocalStore.cacheSizeUnlimited` (-1) turns collection off.

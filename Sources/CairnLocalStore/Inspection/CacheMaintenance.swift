@@ -33,7 +33,7 @@ package enum CacheMaintenance {
     }
 
     /// Brings the cache under `threshold` bytes on disk by LRU garbage collection
-    /// (``LocalStore/collectGarbage(threshold:maxRounds:)``). With `dryRun`, works on a temporary copy of the
+    /// (``LocalStore/collectGarbage(threshold:maxRounds:roundBudget:)``). With `dryRun`, works on a temporary copy of the
     /// directory and leaves the cache itself untouched: the lists are what a real run would remove.
     package static func collectGarbage(
         at directory: String, threshold: Int64, dryRun: Bool, progress: (String) -> Void

@@ -1,7 +1,8 @@
 // A bounded cache of decoded frames for point reads, with CLOCK eviction (an approximation of LRU that needs
 // no list surgery on a hit): each slot has a reference bit set on every hit; the hand sweeps the slots,
 // clearing bits, and evicts the first slot whose bit is already clear. Capacity is in bytes of decoded
-// payload; a frame larger than the whole capacity is returned but not kept.
+// payload; a frame larger than the whole capacity is returned but not kept. A frame may be kept as a prefix
+// (a point read decodes only up to its record), replaced when a read decodes more of it.
 
 struct FrameKey: Hashable {
     var segment: UInt32
@@ -25,8 +26,10 @@ struct FrameCache {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    mutating func get(_ key: FrameKey) -> DecodedFrame? {
-        guard let slot = index[key] else {
+    /// The frame kept for `key` if `usable` accepts it (a prefix may not reach the record wanted); a refused
+    /// frame counts as a miss.
+    mutating func get(_ key: FrameKey, usable: (DecodedFrame) -> Bool = { $0.isComplete }) -> DecodedFrame? {
+        guard let slot = index[key], usable(slots[slot].frame) else {
             misses += 1
             return nil
         }
@@ -35,9 +38,15 @@ struct FrameCache {
         return slots[slot].frame
     }
 
+    /// Keeps `frame`, in place of a prefix of it kept before (a read decoded further).
     mutating func insert(_ frame: DecodedFrame, for key: FrameKey) {
         let cost = frame.memoryCost
-        guard cost <= capacity, index[key] == nil else { return }
+        if let slot = index[key] {
+            let kept = slots[slot].frame
+            guard !kept.isComplete && (frame.isComplete || frame.count > kept.count) else { return }
+            remove(at: slot)
+        }
+        guard cost <= capacity else { return }
         while bytes + cost > capacity, !slots.isEmpty { evictOne() }
         index[key] = slots.count
         slots.append(Slot(key: key, frame: frame, referenced: false))

@@ -139,7 +139,8 @@ struct FramePacker {
     }
 }
 
-/// A frame's records, decompressed and indexed, as kept in the frame cache.
+/// A frame's records, decompressed and indexed, as kept in the frame cache: all of them, or for a point read
+/// the first ones up to the record it wanted (``isComplete`` false; FramePrefix.swift).
 final class DecodedFrame: @unchecked Sendable {
     let segment: UInt32
     let offset: UInt32
@@ -150,8 +151,10 @@ final class DecodedFrame: @unchecked Sendable {
     let isCommit: Bool
     /// Bytes this frame occupies in the file.
     let frameSize: Int
+    /// Whether every record of the frame is here; a prefix holds the first ``count`` only.
+    let isComplete: Bool
 
-    init(segment: UInt32, offset: UInt32, header: FrameHeader, payload: [UInt8], starts: [UInt32]) {
+    init(segment: UInt32, offset: UInt32, header: FrameHeader, payload: [UInt8], starts: [UInt32], isComplete: Bool = true) {
         self.segment = segment
         self.offset = offset
         self.baseLSN = header.baseLSN
@@ -159,9 +162,14 @@ final class DecodedFrame: @unchecked Sendable {
         self.starts = starts
         self.isCommit = header.isCommit
         self.frameSize = header.frameSize
+        self.isComplete = isComplete
     }
 
+    /// The records decoded: all of the frame's when it is complete.
     var count: Int { starts.count - 1 }
+
+    /// Whether the record at `index` can be read here, or the frame must be decoded further.
+    func holds(_ index: Int) -> Bool { isComplete || index < count }
     var memoryCost: Int { payload.count + starts.count * 4 + 96 }
 
     func withRecord<T>(at index: Int, _ body: (RecordView) throws -> T) rethrows -> T {
@@ -234,12 +242,14 @@ enum FrameDecoding {
         return reader.remaining == 0 ? nil : "\(reader.remaining) stray bytes after the last record"
     }
 
-    /// Decodes a frame for the cache: verified, decompressed, records indexed.
+    /// Decodes a frame for the cache: verified (unless the caller did), decompressed, records indexed.
     static func decode(
-        header: FrameHeader, stored: UnsafeRawBufferPointer, segment: UInt32, offset: UInt32
+        header: FrameHeader, stored: UnsafeRawBufferPointer, segment: UInt32, offset: UInt32, checksumVerified: Bool = false
     ) -> Result<DecodedFrame, FrameProblem> {
         var raw: [UInt8] = []
-        if let problem = payload(header: header, stored: stored, into: &raw) { return .failure(FrameProblem(problem)) }
+        if let problem = payload(header: header, stored: stored, into: &raw, checksumVerified: checksumVerified) {
+            return .failure(FrameProblem(problem))
+        }
         var starts: [UInt32] = []
         starts.reserveCapacity(Int(header.recordCount) + 1)
         let problem = raw.withUnsafeBytes { buffer in

@@ -3,6 +3,7 @@
 // rounds. Between rounds the listened query runs, as a listener's event would on the same serial queue; the
 // stall it sees is the longest round. The time is the sum of the rounds.
 
+import CairnLocalStore
 import CairnModel
 
 /// Collects a fresh copy of the cache down to half its size, per run.
@@ -24,8 +25,9 @@ final class GarbageCollectionWorkload: QueryWorkload {
         self.fixture = fixture
         description = "A cache of \(Console.compact(Double(fixture.corpus.count))) documents, every one orphaned but the "
             + "\(QueryCorpus.lobbySize) of a listened query, collected to half its size in rounds of the "
-            + "least-recently-used 10% (at most 1,000) sequence numbers. Cairn: collectGarbage(maxRounds: 1) per "
-            + "round (evictions + compaction), size = segment file bytes; SQLite: Android's LruGarbageCollector "
+            + "least-recently-used 10% (at most 1,000) sequence numbers. Cairn: collectGarbage(maxRounds: 1, roundBudget: "
+            + "\(LocalStore.defaultRoundBudget)) per round as the client schedules it (eviction slices, then "
+            + "compaction steps, until the budget is spent), size = segment file bytes; SQLite: Android's LruGarbageCollector "
             + "SQL, size = live pages (Android's own measure, page_count x page_size, never shrinks without "
             + "VACUUM); LevelDB: iOS's sentinel walk of document_target and RemoveOrphanedDocuments, one write "
             + "batch per round, size = the LevelDB directory's file bytes (iOS's CalculateByteSize: deletions are "
