@@ -118,7 +118,7 @@ extension EmulatorTests {
             let rpc = try FirestoreRPC(
                 configuration: FirestoreRPCConfiguration(
                     databaseID: DatabaseID(projectID: "cairn-e2e-tls-unknown-ca"), host: "127.0.0.1",
-                    port: proxy.port, usesTLS: true, authTokenProvider: { "owner" }))
+                    port: proxy.port, usesTLS: true, authTokenProvider: { _ in "owner" }))
             defer { rpc.shutdown() }
             let key = try DocumentKey(parsing: "notes/any")
             do {
