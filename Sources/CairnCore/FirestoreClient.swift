@@ -1,3 +1,4 @@
+import CairnLogging
 import CairnModel
 import Dispatch
 import Foundation
@@ -206,22 +207,35 @@ package final class FirestoreClient: Sendable {
         }
     }
 
-    /// Loads a data bundle (built by a server SDK): its documents enter the cache and the listeners' views, and
-    /// its named queries become available to ``namedQuery(_:completion:)``. Fails with `invalidArgument` for a
-    /// malformed bundle.
-    package func loadBundle(_ text: String, completion: @escaping @Sendable (FirestoreErrorCode?) -> Void) {
+    /// Loads a data bundle (built by a server SDK) read from `stream`: its documents enter the cache and the
+    /// listeners' views, and its named queries become available to ``namedQuery(_:completion:)``. `progress`
+    /// gets the initial progress, one update per document, and last the success or the error (`invalidArgument`
+    /// for a malformed bundle) with the progress reached; a bundle loaded before succeeds at once.
+    ///
+    /// The caller hands `stream` over: from now on only the worker queue reads it (Firebase reads it there too).
+    package func loadBundle(
+        _ stream: InputStream, progress: @escaping @Sendable (BundleLoadProgress, FirestoreErrorCode?) -> Void
+    ) {
+        nonisolated(unsafe) let stream = stream
         queue.enqueue { [self] in
-            guard !isTerminated else { return deliver { completion(Self.terminatedError) } }
-            do {
-                try syncEngine.loadBundle(try LoadedBundle(parsing: text, databaseID: databaseID))
-                deliver { completion(nil) }
+            guard !isTerminated else { return deliver { progress(BundleLoadProgress.unknown.failed, Self.terminatedError) } }
+            let reader = BundleReader(stream, databaseID: databaseID)
+            var last = BundleLoadProgress.unknown
+            do throws(FirestoreErrorCode) {
+                let success = try syncEngine.loadBundle(from: reader) { update in
+                    last = update
+                    deliver { progress(update, nil) }
+                }
+                deliver { progress(success, nil) }
             } catch {
-                deliver { completion(FirestoreErrorCode.fromCache(error)) }
+                let reached = last.failed
+                CairnLogger.firestoreSync.debug("loading a bundle failed: \(error.message)")
+                deliver { progress(reached, error) }
             }
         }
     }
 
-    /// The query a loaded bundle saved under `name`, or nil.
+    /// The query a loaded bundle saved under `name` (in this run or a previous one on the same cache), or nil.
     package func namedQuery(_ name: String, completion: @escaping @Sendable (Query?) -> Void) {
         queue.enqueue { [self] in
             let query = isTerminated ? nil : syncEngine.namedQuery(name)?.query

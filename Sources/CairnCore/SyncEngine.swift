@@ -46,11 +46,6 @@ package final class SyncEngine: QueryEventSource, RemoteSyncer {
     package var writeCallbacks: [User: [Int: (FirestoreErrorCode?) -> Void]] = [:]
     package var pendingWritesCallbacks: [Int: [(FirestoreErrorCode?) -> Void]] = [:]
 
-    /// The bundles loaded in this session (by id, with their creation times) and their named queries
-    /// (SyncEngine+Bundles.swift).
-    package var loadedBundles: [String: Timestamp] = [:]
-    package var namedQueries: [String: LoadedBundle.NamedQuery] = [:]
-
     package init(localStore: LocalStore, remoteStore: RemoteStore, user: User, maxConcurrentLimboResolutions: Int = 100) {
         self.localStore = localStore
         self.remoteStore = remoteStore

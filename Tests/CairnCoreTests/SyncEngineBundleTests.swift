@@ -1,6 +1,7 @@
 import CairnCoreTestSupport
 import CairnModel
 import CairnLocalStore
+import Foundation
 import Testing
 @testable import CairnCore
 
@@ -73,6 +74,89 @@ struct SyncEngineBundleTests {
         }
     }
 
+    /// A bundle of `elements` after a metadata element whose totals are right: the document count given and the
+    /// bytes of the framed elements.
+    static func framed(id: String = "b2", created: String = "2024-03-01T00:00:00Z", documents: Int, _ elements: [String]) -> (text: String, offsets: [Int]) {
+        var offsets: [Int] = []
+        var body = ""
+        for element in elements {
+            body += "\(element.utf8.count)\(element)"
+            offsets.append(body.utf8.count)
+        }
+        let metadata = #"{"metadata":{"id":"\#(id)","createTime":"\#(created)","version":1,"totalDocuments":\#(documents),"totalBytes":"\#(body.utf8.count)"}}"#
+        return (bundle([metadata]) + body, offsets)
+    }
+
+    static let streamed = framed(documents: 3, [
+        #"{"namedQuery":{"name":"all","readTime":{"seconds":"1709251200","nanos":5},"bundledQuery":{"parent":"projects/demo/databases/(default)/documents","structuredQuery":{"from":[{"collectionId":"rooms"}]}}}}"#,
+        #"{"documentMetadata":{"name":"\#(name("rooms/a"))","readTime":"2024-03-01T00:00:00Z","exists":true,"queries":["all"]}}"#,
+        #"{"document":{"name":"\#(name("rooms/a"))","updateTime":"2024-02-01T00:00:00Z","fields":{"n":{"integerValue":"1"}}}}"#,
+        #"{"documentMetadata":{"name":"\#(name("rooms/b"))","readTime":"2024-03-01T00:00:00Z","exists":true,"queries":["all"]}}"#,
+        #"{"document":{"name":"\#(name("rooms/b"))","updateTime":"2024-02-01T00:00:00Z","fields":{"n":{"integerValue":"2"}}}}"#,
+        #"{"documentMetadata":{"name":"\#(name("rooms/gone"))","readTime":"2024-03-01T00:00:00Z","exists":false}}"#,
+    ])
+
+    /// Loads `text` through a stream as the client does; returns the updates and the final progress or error.
+    static func stream(_ text: String, into harness: SyncEngineHarness) -> (updates: [BundleLoadProgress], result: Result<BundleLoadProgress, FirestoreErrorCode>) {
+        let reader = BundleReader(InputStream(data: Data(text.utf8)), databaseID: database)
+        var updates: [BundleLoadProgress] = []
+        var result: Result<BundleLoadProgress, FirestoreErrorCode> = .failure(FirestoreErrorCode(.unknown, "not run"))
+        harness.run {
+            do throws(FirestoreErrorCode) {
+                result = .success(try harness.syncEngine.loadBundle(from: reader) { updates.append($0) })
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return (updates, result)
+    }
+
+    /// The sync engine's named query, read on its queue.
+    static func namedQuery(_ name: String, in harness: SyncEngineHarness) -> NamedQuery? {
+        var named: NamedQuery?
+        harness.run { named = harness.syncEngine.namedQuery(name) }
+        return named
+    }
+
+    @Test("a streamed bundle reports the initial progress, one update per document with the bytes read, then success")
+    func streamedProgress() throws {
+        let harness = SyncEngineHarness()
+        let (updates, result) = Self.stream(Self.streamed.text, into: harness)
+        let offsets = Self.streamed.offsets
+        let total = try #require(offsets.last)
+        func progress(_ documents: Int, _ bytes: Int) -> BundleLoadProgress {
+            BundleLoadProgress(documentsLoaded: documents, totalDocuments: 3, bytesLoaded: bytes, totalBytes: total, state: .inProgress)
+        }
+        #expect(updates == [progress(0, 0), progress(1, offsets[2]), progress(2, offsets[4]), progress(3, offsets[5])])
+        #expect(try result.get() == BundleLoadProgress(
+            documentsLoaded: 3, totalDocuments: 3, bytesLoaded: total, totalBytes: total, state: .success))
+        #expect(harness.localStore.bundleMetadata("b2")?.totalBytes == total)
+        let named = try #require(Self.namedQuery("all", in: harness))
+        #expect(named.readTime == CairnModel.Timestamp(seconds: 1_709_251_200, nanoseconds: 5))
+        #expect(try harness.localStore.executeLocalQuery(named.query).map(\.key) == [F.key("rooms/a"), F.key("rooms/b")])
+
+        let again = Self.stream(Self.streamed.text, into: harness)
+        #expect(again.updates.isEmpty, "a bundle loaded before is not read again")
+        #expect(try again.result.get().state == .success)
+    }
+
+    @Test("a bundle whose document count differs from its metadata's fails with invalidArgument and applies nothing")
+    func countMismatch() throws {
+        let harness = SyncEngineHarness()
+        let short = Self.framed(id: "short", documents: 4, [
+            #"{"documentMetadata":{"name":"\#(Self.name("rooms/a"))","readTime":"2024-03-01T00:00:00Z","exists":true}}"#,
+            #"{"document":{"name":"\#(Self.name("rooms/a"))","updateTime":"2024-02-01T00:00:00Z","fields":{}}}"#,
+        ])
+        let (updates, result) = Self.stream(short.text, into: harness)
+        #expect(updates.map(\.documentsLoaded) == [0, 1])
+        #expect(throws: FirestoreErrorCode.self) { try result.get() }
+        if case .failure(let error) = result {
+            #expect(error.code == .invalidArgument && error.message.contains("holds 1 document(s) but its metadata announces 4"), "\(error.message)")
+        }
+        #expect(harness.localStore.bundleMetadata("short") == nil)
+        #expect(try harness.localStore.executeLocalQuery(F.rooms).isEmpty)
+    }
+
     @Test("loading a bundle shows its documents to listeners; an older bundle copy never replaces a newer one")
     func loading() throws {
         let harness = SyncEngineHarness()
@@ -86,6 +170,6 @@ struct SyncEngineBundleTests {
         #expect(failure == nil)
         let snapshot = try #require(harness.snapshots.last)
         #expect(snapshot.documents.keys == [F.key("rooms/a"), F.key("rooms/gone")])
-        #expect(harness.syncEngine.namedQuery("open")?.query.limit == 2)
+        #expect(Self.namedQuery("open", in: harness)?.query.limit == 2)
     }
 }

@@ -46,6 +46,15 @@ enum InteropPeer {
         return answer.exists ? answer.fields : nil
     }
 
+    /// A data bundle the Python client builds (`FirestoreBundle`) with the named query `collection` (the
+    /// collection ordered by `n`) and its documents as the server has them now.
+    static func bundle(of collection: String, project: String, emulator: FirestoreEmulator) async throws -> Data {
+        struct Answer: Decodable { var bundle: String }
+        let outcome = try await run(["bundle", collection], input: Data(), project: project, emulator: emulator)
+        try #require(outcome.status == 0, "the Python bundle failed: \(outcome)")
+        return Data(try JSONDecoder().decode(Answer.self, from: Data((outcome.lines.last ?? "").utf8)).bundle.utf8)
+    }
+
     private static func run(
         _ arguments: [String], input: Data, project: String, emulator: FirestoreEmulator
     ) async throws -> ChildProcess.Outcome {

@@ -138,5 +138,8 @@ enum FuzzCorpus {
             """)
         try store.setIndexAutoCreationEnabled(true)
         try store.evictDocuments([key("rooms/r1/messages/m1")])
+        try store.saveNamedQuery(NamedQuery(name: "big rooms", query: roomsQuery(sizeAbove: 3), readTime: time(55)))
+        try store.saveBundleMetadata(BundleMetadata(
+            id: "bundle-1", createTime: time(56), version: 1, totalDocuments: 2, totalBytes: 900))
     }
 }

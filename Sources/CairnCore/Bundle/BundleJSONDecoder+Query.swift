@@ -1,3 +1,4 @@
+import CairnLocalStore
 import CairnModel
 
 /// Bundled queries: a `StructuredQuery` in the REST encoding, read into a `Query` (Firebase's
@@ -10,7 +11,7 @@ extension BundleJSONDecoder {
         "ARRAY_CONTAINS_ANY": .arrayContainsAny, "IN": .in, "NOT_IN": .notIn,
     ]
 
-    package func namedQuery(_ json: [String: Any]) throws(FirestoreErrorCode) -> LoadedBundle.NamedQuery {
+    package func namedQuery(_ json: [String: Any]) throws(FirestoreErrorCode) -> NamedQuery {
         let name = try string(json["name"], "namedQuery.name")
         let readTime = try timestamp(json["readTime"], "namedQuery.readTime")
         guard let bundled = json["bundledQuery"] as? [String: Any],
@@ -50,7 +51,7 @@ extension BundleJSONDecoder {
         let query = Query(
             path: path, collectionGroup: group, filters: filters, explicitOrderBy: orderBy, limit: limit,
             limitType: limitType, startAt: nil, endAt: nil)
-        return LoadedBundle.NamedQuery(name: name, query: query, readTime: readTime)
+        return NamedQuery(name: name, query: query, readTime: readTime)
     }
 
     private func filter(_ json: [String: Any]) throws(FirestoreErrorCode) -> Filter {

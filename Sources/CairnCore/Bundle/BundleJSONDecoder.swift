@@ -11,8 +11,21 @@ package struct BundleJSONDecoder {
         return string
     }
 
-    /// An RFC 3339 time such as `1970-01-01T00:00:00.000500000Z` (or with a `+hh:mm` offset).
+    /// A non-negative integer, as a JSON number or (protobuf's JSON form of 64-bit integers) a decimal string;
+    /// 0 when absent, as Firebase reads the metadata's totals.
+    package func count(_ value: Any?, _ field: String) throws(FirestoreErrorCode) -> Int {
+        guard let value else { return 0 }
+        if let number = value as? NSNumber, let count = Int(exactly: number.doubleValue), count >= 0 {
+            return count
+        }
+        if let text = value as? String, let count = Int(text), count >= 0 { return count }
+        throw LoadedBundle.malformed("\(field) must be a non-negative integer, not \(value)")
+    }
+
+    /// A time: an RFC 3339 string such as `1970-01-01T00:00:00.000500000Z` (or with a `+hh:mm` offset), or a
+    /// protobuf `Timestamp` object `{"seconds": "1700000000", "nanos": 5}`, as Firebase accepts both.
     package func timestamp(_ value: Any?, _ field: String) throws(FirestoreErrorCode) -> Timestamp {
+        if let object = value as? [String: Any] { return try timestamp(object: object, field) }
         let text = try string(value, field)
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int64? {
@@ -50,6 +63,19 @@ package struct BundleJSONDecoder {
         }
         let seconds = Self.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         return Timestamp(seconds: seconds - offset, nanoseconds: Int32(nanos))
+    }
+
+    private func timestamp(object: [String: Any], _ field: String) throws(FirestoreErrorCode) -> Timestamp {
+        func integer(_ value: Any?) -> Int64? {
+            guard let value else { return 0 }
+            if let text = value as? String { return Int64(text) }
+            guard let number = value as? NSNumber else { return nil }
+            return Int64(exactly: number.doubleValue)
+        }
+        guard let seconds = integer(object["seconds"]), let nanos = integer(object["nanos"]), (0..<1_000_000_000).contains(nanos),
+            (-62_135_596_800...253_402_300_799).contains(seconds)  // 0001-01-01 to 9999-12-31, Firestore's range
+        else { throw LoadedBundle.malformed("\(field) is not a valid timestamp object {seconds, nanos}") }
+        return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).

@@ -1,7 +1,9 @@
+import CairnLocalStore
 import CairnModel
 import Foundation
 
-/// A data bundle, parsed (Firebase's `BundleReader` and `BundleSerializer`).
+/// Reads a data bundle from a stream, one element at a time (Firebase's `BundleReader`), so a large bundle is
+/// never held whole in memory and progress can be reported per document.
 ///
 /// Format: a sequence of elements, each the decimal byte length of a JSON object followed by the object itself:
 ///
@@ -15,90 +17,120 @@ import Foundation
 /// ```
 ///
 /// Documents use the Firestore REST encoding (`{"stringValue": "a"}`, `{"integerValue": "1"}`, …); times are
-/// RFC 3339 strings.
+/// RFC 3339 strings or `{seconds, nanos}` objects. `totalBytes` counts the bytes after the metadata element,
+/// as ``bytesRead`` does.
 ///
 /// ```swift
-/// let bundle = try LoadedBundle(parsing: text, databaseID: DatabaseID(projectID: "p"))
-/// bundle.documents          // found documents and deletions, at their read times
+/// let reader = BundleReader(InputStream(data: data), databaseID: DatabaseID(projectID: "p"))
+/// let metadata = try reader.readMetadata()
+/// while let element = try reader.nextElement() { ... }
 /// ```
-package struct LoadedBundle: Sendable {
-    package struct NamedQuery: Sendable {
-        package var name: String
-        package var query: Query
-        package var readTime: Timestamp
+package final class BundleReader {
+    /// A length prefix longer than this is not a length (Firebase's limit: 16 digits would be petabytes).
+    static let maxPrefixDigits = 16
+    /// The bytes read from the stream at a time; an element's bytes are read as they arrive, so a damaged
+    /// length never allocates more than the stream holds.
+    static let chunkSize = 4096
+
+    private let stream: InputStream
+    private let decoder: BundleJSONDecoder
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var streamEnded = false
+    /// The byte offset in the bundle of `buffer[0]` (for error messages).
+    private var bufferOffset = 0
+    private var metadata: BundleMetadata?
+    /// The bytes of the elements read after the metadata (Firebase's `bytes_read`).
+    package private(set) var bytesRead = 0
+
+    /// Reads from `stream`, opening it if it is not open yet; the reader closes it when done.
+    package init(_ stream: InputStream, databaseID: DatabaseID) {
+        self.stream = stream
+        self.decoder = BundleJSONDecoder(databaseID: databaseID)
+        if stream.streamStatus == .notOpen { stream.open() }
     }
 
-    package var id: String
-    package var createTime: Timestamp
-    package var namedQueries: [NamedQuery] = []
-    /// Documents with their versions, and deletions (`noDocument` at the read time).
-    package var documents: [Document] = []
-    /// The names of the named queries each document belongs to.
-    package var queriesByDocument: [DocumentKey: [String]] = [:]
+    deinit { stream.close() }
 
-    package init(parsing text: String, databaseID: DatabaseID) throws(FirestoreErrorCode) {
-        let elements = try Self.elements(of: Array(text.utf8))
-        guard let metadata = elements.first?["metadata"] as? [String: Any] else {
-            throw Self.malformed("the first element must be the bundle's metadata")
+    /// The bundle's metadata: its first element.
+    package func readMetadata() throws(FirestoreErrorCode) -> BundleMetadata {
+        if let metadata { return metadata }
+        guard case .metadata(let metadata)? = try readElement() else {
+            throw LoadedBundle.malformed("the first element must be the bundle's metadata")
         }
-        let decoder = BundleJSONDecoder(databaseID: databaseID)
-        id = try decoder.string(metadata["id"], "metadata.id")
-        createTime = try decoder.timestamp(metadata["createTime"], "metadata.createTime")
-        var pending: (key: DocumentKey, readTime: Timestamp)?
-        for element in elements.dropFirst() {
-            if let named = element["namedQuery"] as? [String: Any] {
-                namedQueries.append(try decoder.namedQuery(named))
-            } else if let metadata = element["documentMetadata"] as? [String: Any] {
-                let key = try decoder.documentKey(metadata["name"], "documentMetadata.name")
-                let readTime = try decoder.timestamp(metadata["readTime"], "documentMetadata.readTime")
-                queriesByDocument[key] = metadata["queries"] as? [String] ?? []
-                if metadata["exists"] as? Bool == true {
-                    pending = (key, readTime)
-                } else {
-                    documents.append(Document(key: key, state: .noDocument, version: readTime, readTime: readTime))
-                }
-            } else if let document = element["document"] as? [String: Any] {
-                let key = try decoder.documentKey(document["name"], "document.name")
-                guard let expected = pending, expected.key == key else {
-                    throw Self.malformed("the document \(key) does not follow its documentMetadata")
-                }
-                pending = nil
-                documents.append(Document(
-                    key: key, state: .found, version: try decoder.timestamp(document["updateTime"], "document.updateTime"),
-                    readTime: expected.readTime, data: try decoder.fields(document["fields"])))
-            } else {
-                throw Self.malformed("an element is none of metadata, namedQuery, documentMetadata and document")
-            }
-        }
-        if let pending { throw Self.malformed("the document \(pending.key) is announced but missing") }
+        self.metadata = metadata
+        return metadata
     }
 
-    /// Splits the bundle into its JSON elements.
-    private static func elements(of bytes: [UInt8]) throws(FirestoreErrorCode) -> [[String: Any]] {
-        var elements: [[String: Any]] = []
-        var index = 0
-        while index < bytes.count {
-            var length = 0
-            let start = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                length = length * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-                index += 1
-                guard length <= bytes.count else { throw malformed("an element's length exceeds the bundle") }
-            }
-            guard index > start, index + length <= bytes.count else {
-                throw malformed("an element's length prefix is missing or runs past the end at byte \(start)")
-            }
-            let json = Data(bytes[index..<index + length])
-            guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-                throw malformed("the element at byte \(start) is not a JSON object")
-            }
-            elements.append(object)
-            index += length
-        }
-        return elements
+    /// The next element after the metadata, or nil at the end of the bundle.
+    package func nextElement() throws(FirestoreErrorCode) -> BundleElement? {
+        _ = try readMetadata()
+        guard let element = try readElement(counting: true) else { return nil }
+        if case .metadata = element { throw LoadedBundle.malformed("the bundle has a second metadata element") }
+        return element
     }
 
-    package static func malformed(_ detail: String) -> FirestoreErrorCode {
-        FirestoreErrorCode(.invalidArgument, "The bundle is malformed: \(detail). Check that it was built by a Firestore server SDK.")
+    /// Reads one length-prefixed element, adding its bytes to ``bytesRead`` when `counting`; nil when the stream
+    /// ends before its first byte.
+    private func readElement(counting: Bool = false) throws(FirestoreErrorCode) -> BundleElement? {
+        let elementOffset = bufferOffset + position
+        var length = 0
+        var digits = 0
+        while true {
+            guard let byte = try peekByte() else {
+                if digits == 0 { return nil }
+                throw LoadedBundle.malformed("the bundle ends inside the length prefix at byte \(elementOffset)")
+            }
+            if byte == UInt8(ascii: "{") { break }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < Self.maxPrefixDigits else {
+                throw LoadedBundle.malformed("the length prefix at byte \(elementOffset) is not a number")
+            }
+            length = length * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+            position += 1
+        }
+        guard digits > 0 else { throw LoadedBundle.malformed("the element at byte \(elementOffset) has no length prefix") }
+        while buffer.count - position < length {
+            guard try fill() else {
+                throw LoadedBundle.malformed(
+                    "the element at byte \(elementOffset) is shorter than its length prefix \(length)")
+            }
+        }
+        let json = Data(buffer[position..<position + length])
+        position += length
+        if counting { bytesRead += digits + length }
+        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+            throw LoadedBundle.malformed("the element at byte \(elementOffset) is not a JSON object")
+        }
+        return try BundleElement(json: object, decoder: decoder)
+    }
+
+    /// The next unread byte, reading more of the stream when needed; nil at its end.
+    private func peekByte() throws(FirestoreErrorCode) -> UInt8? {
+        if position == buffer.count, !(try fill()) { return nil }
+        return buffer[position]
+    }
+
+    /// Reads up to ``chunkSize`` more bytes; false at the end of the stream.
+    private func fill() throws(FirestoreErrorCode) -> Bool {
+        if streamEnded { return false }
+        // Dropping the consumed bytes only once they are half the buffer keeps a long element's reads linear.
+        if position > 0, position >= buffer.count / 2 {
+            bufferOffset += position
+            buffer.removeFirst(position)
+            position = 0
+        }
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        let count = chunk.withUnsafeMutableBufferPointer { stream.read($0.baseAddress!, maxLength: $0.count) }
+        if count < 0 {
+            let reason = stream.streamError.map { "\($0.localizedDescription)" } ?? "the stream reported an error"
+            throw FirestoreErrorCode(.unknown, "Reading the bundle failed: \(reason)")
+        }
+        if count == 0 {
+            streamEnded = true
+            return false
+        }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
     }
 }

@@ -21,6 +21,10 @@ enum EventKind: UInt8, CaseIterable {
     case globalsChanged = 8
     /// The field-index configuration changes.
     case indexConfigurationChanged = 9
+    /// A data bundle was loaded: its id, creation time and totals.
+    case bundleSaved = 10
+    /// A bundle saved a named query: its name, read time and query.
+    case namedQuerySaved = 11
 }
 
 /// An event ready to append: kind, key and value bytes.

@@ -4,8 +4,8 @@ import SegmentLog
 
 /// The offline cache: every change is an event appended to a log, every structure a view rebuilt from the
 /// events on open (Docs/LocalStore.md). A facade over components, each owning its view and its event kinds
-/// (Docs/LocalStore.md §3a): ``RemoteDocumentCache``, ``MutationQueue``, ``TargetCache``, ``IndexManager``, the
-/// read-only query engine, the LRU garbage collector and the ``CompactionCoordinator``. Every write goes through
+/// (Docs/LocalStore.md §3a): ``RemoteDocumentCache``, ``MutationQueue``, ``TargetCache``, ``IndexManager``,
+/// ``BundleCache``, the read-only query engine, the LRU garbage collector and the ``CompactionCoordinator``. Every write goes through
 /// `commit(_:then:)`; the operations live beside their component, one folder each.
 ///
 /// A `LocalStore` has one owner: call it from one thread or serial queue at a time.
@@ -23,6 +23,7 @@ package final class LocalStore {
     let mutationQueueComponent = MutationQueue()
     let targetCache = TargetCache()
     let indexManager: IndexManager
+    let bundleCache = BundleCache()
     /// Removal records and the compaction in progress (Compaction/).
     let compactionCoordinator: CompactionCoordinator
     /// The owner of each event kind, for replay and compaction.
@@ -46,7 +47,7 @@ package final class LocalStore {
         collector = LruGarbageCollector(
             documents: documentCache, targets: targetCache,
             referenceDelegate: memoryGarbageCollector == .eager ? EagerReferenceDelegate() : LruReferenceDelegate())
-        registry = ComponentRegistry([documentCache, mutationQueueComponent, targetCache, indexManager])
+        registry = ComponentRegistry([documentCache, mutationQueueComponent, targetCache, indexManager, bundleCache])
         compactionCoordinator = CompactionCoordinator(registry: registry)
         localDocuments = LocalDocumentsView(events: events, documents: documentCache, queue: mutationQueueComponent)
         queryEngine = QueryEngine(localDocuments: localDocuments, indexes: indexManager)

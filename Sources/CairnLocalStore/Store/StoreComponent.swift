@@ -50,7 +50,7 @@ struct RelocationContext {
 struct ComponentRegistry {
     /// The types of the components that own event kinds, in replay order (a store's registry holds one of each).
     static var componentTypes: [any StoreComponent.Type] {
-        [RemoteDocumentCache.self, MutationQueue.self, TargetCache.self, IndexManager.self]
+        [RemoteDocumentCache.self, MutationQueue.self, TargetCache.self, IndexManager.self, BundleCache.self]
     }
 
     /// The type of the component that owns `kind` (for decoding records without a store).

@@ -9,6 +9,9 @@ boundary as typed JSON, so that an integer stays an integer and a timestamp keep
     FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 python firestore_peer.py PROJECT write rooms/a < fields.json
     FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 python firestore_peer.py PROJECT read rooms/a
       -> {"exists": true, "fields": {...}}   (exists false and no fields for a missing document)
+    FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 python firestore_peer.py PROJECT bundle rooms
+      -> {"bundle": "..."}   a data bundle (FirestoreBundle "interop-rooms") with the named query "rooms":
+                             the collection ordered by "n", and its documents
 """
 
 import json
@@ -16,6 +19,7 @@ import sys
 
 from google.api_core.datetime_helpers import DatetimeWithNanoseconds
 from google.cloud import firestore
+from google.cloud.firestore_bundle import FirestoreBundle
 from google.cloud.firestore_v1.vector import Vector
 from google.protobuf import timestamp_pb2
 
@@ -65,12 +69,25 @@ def encode(value):
     raise ValueError(f"no typed JSON for {type(value).__name__}")
 
 
+def bundle(client, collection):
+    """The bundle of the named query `collection` (the collection ordered by "n") and its documents."""
+    builder = FirestoreBundle(f"interop-{collection}")
+    builder.add_named_query(collection, client.collection(collection).order_by("n"))
+    # The Python client writes the query's name where the bundled query's parent belongs; Firebase's client SDKs
+    # read the parent as a resource name, so the bundle gets the one the client's query has.
+    builder.named_queries[collection].bundled_query.parent = f"{client._database_string}/documents"
+    return builder.build()
+
+
 def main(arguments):
-    if len(arguments) != 3 or arguments[1] not in ("read", "write"):
-        print("usage: firestore_peer.py PROJECT read|write DOCUMENT_PATH", file=sys.stderr)
+    if len(arguments) != 3 or arguments[1] not in ("read", "write", "bundle"):
+        print("usage: firestore_peer.py PROJECT read|write|bundle DOCUMENT_OR_COLLECTION_PATH", file=sys.stderr)
         return 2
     project, command, path = arguments
     client = firestore.Client(project=project)
+    if command == "bundle":
+        print(json.dumps({"bundle": bundle(client, path)}))
+        return 0
     document = client.document(path)
     if command == "write":
         fields = json.load(sys.stdin)

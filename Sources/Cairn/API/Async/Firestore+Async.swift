@@ -7,6 +7,7 @@ import Foundation
 /// try await db.disableNetwork()
 /// try await db.waitForPendingWrites()
 /// let count = try await db.runTransaction { transaction, errorPointer in ... }
+/// let progress = try await db.loadBundle(bundleData)
 /// ```
 extension Firestore {
     public func enableNetwork() async throws {
@@ -31,6 +32,37 @@ extension Firestore {
 
     public func setIndexConfiguration(_ json: String) async throws {
         try await awaitCompletion { setIndexConfiguration(json, completion: $0) }
+    }
+
+    /// Loads a bundle into the cache and returns the final progress; throws the load's error.
+    public func loadBundle(_ bundleData: Data) async throws -> LoadBundleTaskProgress {
+        try await awaitBundle { loadBundle(bundleData, completion: $0) }
+    }
+
+    /// Loads a bundle read from `bundleStream` into the cache and returns the final progress.
+    public func loadBundle(_ bundleStream: InputStream) async throws -> LoadBundleTaskProgress {
+        try await awaitBundle { loadBundle(bundleStream, completion: $0) }
+    }
+
+    /// The query a loaded bundle saved under `name`, or nil.
+    public func getQuery(named name: String) async -> Query? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Query?, Never>) in
+            getQuery(named: name) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func awaitBundle(
+        _ start: (@escaping (LoadBundleTaskProgress?, Error?) -> Void) -> LoadBundleTask
+    ) async throws -> LoadBundleTaskProgress {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LoadBundleTaskProgress, Error>) in
+            _ = start { progress, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let progress {
+                    continuation.resume(returning: progress)
+                }
+            }
+        }
     }
 
     /// Runs `updateBlock` in a transaction and returns its result.
