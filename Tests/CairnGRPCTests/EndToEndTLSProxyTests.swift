@@ -129,7 +129,7 @@ extension EmulatorTests {
             }
         }
 
-        @Test("cairn demo --tls syncs through the proxy and shows both failures, every check ok, exit status 0")
+        @Test("cairn demo --tls syncs through the proxy with service-account credentials and shows both failures, every check ok, exit status 0")
         func demoCommand() async throws {
             let emulator = try await FirestoreEmulator.shared()
             let run = try await ChildProcess(
@@ -137,8 +137,9 @@ extension EmulatorTests {
             ).run()
             #expect(run.status == 0, "\(run)")
             let checks = run.lines.filter { $0.hasPrefix("ok:") || $0.hasPrefix("FAILED:") }
-            #expect(checks.count == 3 && checks.allSatisfy { $0.hasPrefix("ok:") }, "\(run)")
+            #expect(checks.count == 4 && checks.allSatisfy { $0.hasPrefix("ok:") }, "\(run)")
             #expect(run.lines.contains { $0.contains("holds both documents") && $0.contains("the TLS client") })
+            #expect(run.lines.contains { $0.contains("verified the service account's signed JWT and granted") })
             #expect(run.lines.contains { $0.contains("certificate verify failed") })
             #expect(run.lines.contains { $0.contains("not valid for the host name 127.0.0.1") })
         }

@@ -71,7 +71,7 @@ enum TLSDemo {
             stored.allSatisfy(\.exists) && values[1].contains("the TLS client"))
         checks.expect(
             "the token endpoint verified the service account's signed JWT and granted \(endpoint.grantedTokens.count) "
-                + "access token(s), which the client sent",
+                + "access token(s) to the client, which the emulator accepted",
             !endpoint.grantedTokens.isEmpty)
         try await db.terminate()
 
