@@ -55,13 +55,8 @@ struct DatabaseCommand: ParsableCommand {
     /// A memory-only database whose `childAdded` listener on /list sees `count` children set one at a time (the
     /// sync tree's child updates): the time from the first `setValue` to the last child's event.
     private func addChildren(_ count: Int) throws -> Duration {
-        let name = "bench-" + UUID().uuidString.prefix(8).lowercased()
-        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
-        options.databaseURL = "https://bench.firebaseio.com"
-        FirebaseApp.configure(name: name, options: options)
-        let app = FirebaseApp.app(name: name)!
+        let (database, app) = makeDatabase()
         defer { app.delete { _ in } }
-        let database = Database.database(app: app)
         database.useConnection(OfflineDatabaseConnection())
         database.callbackQueue = DispatchQueue(label: "bench.callbacks")
         let added = LockedCount()
@@ -75,6 +70,16 @@ struct DatabaseCommand: ParsableCommand {
         for index in 0..<count { list.child(String(format: "k%06d", index)).setValue(index) }
         guard last.wait(timeout: .now() + 600) == .success else { throw BenchError("saw \(added.value) of \(count) children in 600 s") }
         return ContinuousClock.now - start
+    }
+
+    /// The database of a new app (`bench-…`) for the fixtures' URL; the caller deletes the app when done.
+    private func makeDatabase() -> (Database, FirebaseApp) {
+        let name = "bench-" + UUID().uuidString.prefix(8).lowercased()
+        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
+        options.databaseURL = "https://bench.firebaseio.com"
+        FirebaseApp.configure(name: name, options: options)
+        let app = FirebaseApp.app(name: name)!
+        return (Database.database(app: app), app)
     }
 
     private func measure(_ name: String, _ runs: Int, _ body: () throws -> Duration) throws -> String {
@@ -92,13 +97,8 @@ struct DatabaseCommand: ParsableCommand {
         let copy = try scratch.freshDirectory("run")
         try FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: fixture, toPath: copy)
-        let name = "bench-" + UUID().uuidString.prefix(8).lowercased()
-        let options = FirebaseOptions(googleAppID: "1:1:ios:1", gcmSenderID: "1")
-        options.databaseURL = "https://bench.firebaseio.com"
-        FirebaseApp.configure(name: name, options: options)
-        let app = FirebaseApp.app(name: name)!
+        let (database, app) = makeDatabase()
         defer { app.delete { _ in } }
-        let database = Database.database(app: app)
         database.isPersistenceEnabled = true
         database.usePersistenceDirectory(copy)
         database.useConnection(OfflineDatabaseConnection())

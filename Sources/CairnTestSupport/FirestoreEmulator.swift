@@ -117,6 +117,19 @@ public final class FirestoreEmulator: @unchecked Sendable {
         throw EmulatorError("the emulator did not answer GET / with Ok within \(timeout); see \(logPath)")
     }
 
+    /// Starts an emulator whose security rules are `rulesText` (the text of a rules file). The file is written
+    /// into the temporary directory beside the emulator's log, and like the log it stays there for inspection.
+    public static func start(rulesText: String) async throws -> FirestoreEmulator {
+        let rulesFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cairn-firestore-rules-\(getpid())-\(UUID().uuidString.prefix(8)).rules")
+        do {
+            try rulesText.write(to: rulesFile, atomically: true, encoding: .utf8)
+        } catch {
+            throw EmulatorError("cannot write the rules file \(rulesFile.path): \(error)")
+        }
+        return try await start(rules: rulesFile)
+    }
+
     private init(port: Int, logPath: String, startupDuration: Duration, process: Process, lifeline: Pipe) {
         self.port = port
         self.logPath = logPath

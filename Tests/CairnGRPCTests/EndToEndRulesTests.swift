@@ -31,12 +31,7 @@ extension EmulatorTests {
 
         @Test("A write the rules deny is rolled back, its completion gets permissionDenied, the writes around it land")
         func rejectedWrite() async throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-rules-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let rulesFile = directory.appendingPathComponent("firestore.rules")
-            try Self.rules.write(to: rulesFile, atomically: true, encoding: .utf8)
-            let emulator = try await FirestoreEmulator.start(rules: rulesFile)
+            let emulator = try await FirestoreEmulator.start(rulesText: Self.rules)
             defer { emulator.stop() }
             let project = "cairn-e2e-rules"
             // The raw client is the owner: it seeds and checks the server past the rules.

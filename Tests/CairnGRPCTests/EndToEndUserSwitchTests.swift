@@ -29,12 +29,7 @@ extension EmulatorTests {
 
         @Test("A's offline write waits while B is signed in, B's writes go as B, and switching back to A sends A's write")
         func outboxFollowsTheUser() async throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cairn-users-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let rulesFile = directory.appendingPathComponent("firestore.rules")
-            try Self.rules.write(to: rulesFile, atomically: true, encoding: .utf8)
-            let emulator = try await FirestoreEmulator.start(rules: rulesFile)
+            let emulator = try await FirestoreEmulator.start(rulesText: Self.rules)
             defer { emulator.stop() }
             let project = "cairn-e2e-users"
             // The raw client is the owner: it reads the server past the rules.
