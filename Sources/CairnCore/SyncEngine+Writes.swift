@@ -44,10 +44,7 @@ extension SyncEngine {
             remoteStore.fillWritePipeline()
             return
         }
-        let error = FirestoreErrorCode(
-            .dataLoss,
-            "The local cache could not make this write durable (\(cause.message)). It was not sent to the server "
-                + "and may be lost; later writes fail until the app restarts and reopens the cache.")
+        let error = Self.notDurableError(cause)
         var failed: [Int] = []
         for (user, callbacks) in writeCallbacks {
             for batchID in callbacks.keys.sorted() where !localStore.isBatchDurable(batchID) {
@@ -61,6 +58,14 @@ extension SyncEngine {
         CairnLogger.firestoreLocalStore.error(
             "a sync of the local cache failed, so the cache stopped taking writes: \(cause.message); "
                 + "write batch(es) \(failed.map(String.init).joined(separator: ", ")) failed with dataLoss")
+    }
+
+    /// The error of a write that a failed sync of the cache did not cover.
+    private static func notDurableError(_ cause: LocalStoreError) -> FirestoreErrorCode {
+        FirestoreErrorCode(
+            .dataLoss,
+            "The local cache could not make this write durable (\(cause.message)). It was not sent to the server "
+                + "and may be lost; later writes fail until the app restarts and reopens the cache.")
     }
 
     package func applySuccessfulWrite(_ result: MutationBatchResult) {
@@ -93,11 +98,16 @@ extension SyncEngine {
     }
 
     /// Calls `callback` once every write pending now has been acknowledged or rejected (at once when there is
-    /// none); a user change fails it with `cancelled`.
+    /// none); a user change fails it with `cancelled`, and a write a failed sync left behind (never sent) with
+    /// `dataLoss`, at once.
     package func registerPendingWritesCallback(_ callback: @escaping (FirestoreErrorCode?) -> Void) {
         verifyOnQueue()
         guard let highest = localStore.highestUnacknowledgedBatchID else {
             callback(nil)
+            return
+        }
+        if let cause = localStore.durabilityFailure, !localStore.isBatchDurable(highest) {
+            callback(Self.notDurableError(cause))
             return
         }
         pendingWritesCallbacks[highest, default: []].append(callback)

@@ -279,7 +279,15 @@ extension SegmentLog {
         // Cut the zero preallocation, and anything a failed write left past the data, so the sealed file is
         // exactly as long as the manifest will say.
         if try sealed.handle.size() > sealed.length { try sealed.handle.truncate(to: sealed.length) }
-        try sealed.handle.sync()
+        do {
+            try sealed.handle.sync()
+        } catch {
+            // As after any failed sync: the kernel may have dropped the unsynced pages and will not say so again,
+            // so a later sync of the same file could report success over lost bytes.
+            state.poisoned = StorageError(
+                .poisoned, "a sync failed while sealing segment \(sealed.id), so recent writes may be lost; reopen the log to recover (\(error))")
+            throw state.poisoned!
+        }
         let newID = state.nextSegmentID
         let handle = try SegmentLog.createSegmentFile(id: newID, cacheID: state.cacheID, in: directory, fileSystem: fileSystem)
         var next = state

@@ -7,7 +7,7 @@ extension SegmentLog {
     /// id of the sealed segment, or nil when the active segment holds no record (nothing to seal).
     ///
     /// The sealed segment is cut to its data and synced, and the manifest names the new active segment, as when
-    /// a segment fills up. A failure leaves the log as it was.
+    /// a segment fills up. A failure leaves the log as it was, except a failed sync, which poisons it.
     ///
     /// ```swift
     /// if let sealed = try log.sealActiveSegment() {
@@ -16,8 +16,9 @@ extension SegmentLog {
     /// }
     /// ```
     ///
-    /// - Throws: `.invalidArgument` on a read-only log, `.io` when the file or manifest write fails,
-    ///   `.poisoned` or `.closed` when the log cannot be written.
+    /// - Throws: `.invalidArgument` on a read-only log, `.io` when the file or manifest write fails (retry later),
+    ///   `.poisoned` when the sealed segment's sync fails (reopen the log) or the log was poisoned before,
+    ///   `.closed` when it is closed.
     @discardableResult
     public func sealActiveSegment() throws -> UInt32? {
         guard !configuration.readOnly else { throw StorageError(.invalidArgument, "the log was opened read-only") }

@@ -96,6 +96,8 @@ struct APICredentialsTests {
             (#"{"client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleQ==\n-----END PRIVATE KEY-----\n"}"#,
              "not a PEM RSA private key"),
             (#"{"client_email": "a@b", "private_key": "x", "token_uri": "file:///etc/passwd"}"#, "not an http(s) URL"),
+            (#"{"client_email": "a@b", "private_key": "x", "token_uri": "http://oauth2.example.com/token"}"#,
+             "plain http to oauth2.example.com"),
         ])
     func malformedKey(json: String, reason: String) throws {
         let error = #expect(throws: FirestoreErrorCode.self) {

@@ -118,6 +118,9 @@ struct SyncEngineGroupCommitTests {
         #expect(harness.writeResults.first??.code == .dataLoss)
         #expect(waited??.code == .dataLoss, "waitForPendingWrites hears it too")
         #expect(harness.datastore.writes.isEmpty, "never sent")
+        var waitedAfter: FirestoreErrorCode?? = nil
+        harness.run { harness.syncEngine.registerPendingWritesCallback { waitedAfter = .some($0) } }
+        #expect(waitedAfter??.code == .dataLoss, "a waitForPendingWrites after the failure fails at once, never hangs")
 
         harness.write(.set(try DocumentKey(parsing: "rooms/b"), value: ObjectValue([:])))
         #expect(harness.writeResults.count == 2)

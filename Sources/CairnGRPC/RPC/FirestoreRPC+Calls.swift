@@ -140,7 +140,8 @@ extension FirestoreRPC {
         var attempt = 1
         while true {
             do {
-                return try await body(try await metadata())
+                // The retry refreshes the token itself: another call may have consumed the invalidation.
+                return try await body(try await metadata(forceRefresh: attempt > 1))
             } catch {
                 let mapped = failure(error)
                 CairnLogger.firestoreGRPC.debug("\(name) failed: \(mapped.code) \(mapped.message)")

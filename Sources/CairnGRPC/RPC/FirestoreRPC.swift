@@ -84,14 +84,17 @@ package final class FirestoreRPC: Sendable {
     /// `projects/{p}/databases/{d}`.
     package var databaseName: String { serializer.databaseName }
 
-    /// The metadata of every call: the bearer token, the resource prefix and the routing header.
-    func metadata() async throws(FirestoreErrorCode) -> Metadata {
+    /// The metadata of every call: the bearer token, the resource prefix and the routing header. The provider
+    /// is asked to refresh the token when `forceRefresh` says so (a retry after a refusal) or the server refused
+    /// the last one.
+    func metadata(forceRefresh forced: Bool = false) async throws(FirestoreErrorCode) -> Metadata {
         var metadata: Metadata = [:]
         if let provider = configuration.authTokenProvider {
-            let forceRefresh = tokenInvalidated.withLock { invalidated in
+            let invalidated = tokenInvalidated.withLock { invalidated in
                 defer { invalidated = false }
                 return invalidated
             }
+            let forceRefresh = forced || invalidated
             let token: String?
             do {
                 token = try await provider(forceRefresh)

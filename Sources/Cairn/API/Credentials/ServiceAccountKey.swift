@@ -47,9 +47,14 @@ struct ServiceAccountKey: Sendable {
             throw invalid("has no private_key")
         }
         let uri = fields["token_uri"] as? String ?? Self.defaultTokenURI
-        guard let tokenURI = URL(string: uri), ["https", "http"].contains(tokenURI.scheme ?? ""), tokenURI.host != nil
+        guard let tokenURI = URL(string: uri), ["https", "http"].contains(tokenURI.scheme ?? ""),
+            let host = tokenURI.host
         else {
             throw invalid("has a token_uri that is not an http(s) URL: \(uri)")
+        }
+        // The signed JWT is a bearer credential for an hour: plain HTTP only to this machine (a local endpoint).
+        guard tokenURI.scheme == "https" || ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) else {
+            throw invalid("has a token_uri over plain http to \(host); only https, or http to a loopback address, is allowed")
         }
         do {
             privateKey = try _RSA.Signing.PrivateKey(pemRepresentation: pem)
