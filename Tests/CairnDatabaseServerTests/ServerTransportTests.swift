@@ -9,7 +9,11 @@ struct ServerTransportTests {
 
     @Test("A message over 16,384 characters travels as a frame count and chunks, both ways")
     func bigMessagesAreSplitAndReassembled() async throws {
-        let server = DatabaseServer(configuration: DatabaseServerConfiguration())
+        // No idle timeout in reach: on a starved machine this test once ran 196 s and failed with "I/O on closed
+        // channel", presumably the default 90 s idle timeout closing the connection between frames.
+        var configuration = DatabaseServerConfiguration()
+        configuration.idleTimeout = .seconds(3600)
+        let server = DatabaseServer(configuration: configuration)
         let port = try await server.start()
         let big = String(repeating: "x", count: 40_000)
         let (ack, frames) = try await WebSocketClient.connect(port: port, namespace: "big") { frames, writer -> (String?, [String]) in
