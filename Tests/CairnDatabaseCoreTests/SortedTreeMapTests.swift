@@ -60,18 +60,9 @@ struct SortedTreeMapTests {
             Issue.record("children nodes expected")
             return
         }
-        func subtrees(_ tree: ChildMap.Tree?, into set: inout Set<ObjectIdentifier>) {
-            guard let tree else { return }
-            set.insert(ObjectIdentifier(tree))
-            subtrees(tree.left, into: &set)
-            subtrees(tree.right, into: &set)
-        }
-        var old = Set<ObjectIdentifier>()
-        var new = Set<ObjectIdentifier>()
-        subtrees(before.root, into: &old)
-        subtrees(after.root, into: &new)
+        let created = newTreeNodes(from: before, to: after)
         #expect(after.count == 10_001)
-        #expect(new.subtracting(old).count <= 2 * after.root!.height, "only the path to the new child is new: \(new.subtracting(old).count) nodes")
+        #expect(created <= 2 * after.root!.height, "only the path to the new child is new: \(created) nodes")
         #expect(updated.childKeys.count == 10_001)
         #expect(node.immediateChild("new").isEmpty, "the old node is unchanged")
     }
@@ -83,21 +74,28 @@ struct SortedTreeMapTests {
         let updated = tree.setting(DatabasePath(keys: ["list", "new"]), -1)
         let before = tree.subtree(DatabasePath(keys: ["list"])).children
         let after = updated.subtree(DatabasePath(keys: ["list"])).children
-        func subtrees<Value>(_ node: SortedTreeMap<CodeUnitOrderOfChildren, ImmutableTree<Value>>.Tree?, into set: inout Set<ObjectIdentifier>) {
-            guard let node else { return }
-            set.insert(ObjectIdentifier(node))
-            subtrees(node.left, into: &set)
-            subtrees(node.right, into: &set)
-        }
-        var old = Set<ObjectIdentifier>()
-        var new = Set<ObjectIdentifier>()
-        subtrees(before.root, into: &old)
-        subtrees(after.root, into: &new)
+        let created = newTreeNodes(from: before, to: after)
         #expect(after.count == 10_001)
-        #expect(new.subtracting(old).count <= 2 * after.root!.height, "only the path to the new child is new: \(new.subtracting(old).count) nodes")
+        #expect(created <= 2 * after.root!.height, "only the path to the new child is new: \(created) nodes")
         #expect(tree.value(at: DatabasePath(keys: ["list", "new"])) == nil, "the old tree is unchanged")
         #expect(updated.value(at: DatabasePath(keys: ["list", "new"])) == -1)
         let keys = updated.subtree(DatabasePath(keys: ["list"])).sortedChildKeys
         #expect(keys == keys.sorted { KeyOrder.compareCodeUnits($0, $1) < 0 })
     }
+}
+
+/// How many tree nodes of `after` are not shared with `before` (an update that shares subtrees creates only the
+/// nodes on the path to what changed).
+private func newTreeNodes<Order, Value>(from before: SortedTreeMap<Order, Value>, to after: SortedTreeMap<Order, Value>) -> Int {
+    func collect(_ node: SortedTreeMap<Order, Value>.Tree?, into set: inout Set<ObjectIdentifier>) {
+        guard let node else { return }
+        set.insert(ObjectIdentifier(node))
+        collect(node.left, into: &set)
+        collect(node.right, into: &set)
+    }
+    var old = Set<ObjectIdentifier>()
+    var new = Set<ObjectIdentifier>()
+    collect(before.root, into: &old)
+    collect(after.root, into: &new)
+    return new.subtracting(old).count
 }
