@@ -22,8 +22,9 @@ struct IndexInspectionTests {
         #expect(report.configurationRecords == 3)
         // Expected values computed from the documents, without the index view.
         let store = try inspector.replayed()
-        let found = try store.remoteDocuments.allEntries().filter { $0.entry.state == .found }
-            .map { try #require(try store.remoteDocument($0.key)) }
+        var foundKeys: [DocumentKey] = []
+        store.remoteDocuments.forEachEntry { key, entry in if entry.state == .found { foundKeys.append(key) } }
+        let found = try foundKeys.map { try #require(try store.remoteDocument($0)) }
         for index in report.indexes {
             let group = found.filter { $0.key.collectionGroup == index.index.collectionGroup }
             #expect(!group.isEmpty)

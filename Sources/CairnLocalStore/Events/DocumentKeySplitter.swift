@@ -8,7 +8,7 @@ import CairnModel
 /// ```swift
 /// var splitter = DocumentKeySplitter()
 /// if let (collection, id) = try splitter.split(record.key) {
-///     print(splitter.collections[collection], id)        // rooms/lobby/messages m1
+///     print(splitter.collections[collection], String(decoding: id, as: UTF8.self))   // rooms/lobby/messages m1
 /// } else {
 ///     let key = try RemoteDocumentEvent.documentKey(from: record.key)   // another shape: the full parse
 /// }
@@ -18,11 +18,11 @@ struct DocumentKeySplitter {
     /// The collections met so far, by index.
     private(set) var collections: [ResourcePath] = []
 
-    /// The collection index and document id of `key`, or nil when the key is not of the common shape (a leading
+    /// The collection index and document id of `key` (its last segment's bytes, a slice of `key`), or nil when the key is not of the common shape (a leading
     /// or trailing `/`, no `/`): the caller parses those with ``RemoteDocumentEvent/documentKey(from:)``.
     ///
     /// - Throws: `dataLoss` when the key is not a document path.
-    mutating func split(_ key: UnsafeRawBufferPointer) throws -> (collection: Int, documentID: String)? {
+    mutating func split(_ key: UnsafeRawBufferPointer) throws -> (collection: Int, documentID: UnsafeRawBufferPointer)? {
         guard let slash = Self.lastSlash(in: key), key[0] != UInt8(ascii: "/") else { return nil }
         let (collection, isNew) = ids.id(for: UnsafeRawBufferPointer(rebasing: key[..<slash]))
         if isNew {
@@ -30,7 +30,7 @@ struct DocumentKeySplitter {
             // in the last segment, which is not empty and holds no `/`.
             collections.append(try RemoteDocumentEvent.documentKey(from: key).collectionPath)
         }
-        return (collection, String(decoding: UnsafeRawBufferPointer(rebasing: key[(slash + 1)...]), as: UTF8.self))
+        return (collection, UnsafeRawBufferPointer(rebasing: key[(slash + 1)...]))
     }
 
     /// The offset of the last `/` when it is neither the first nor the last byte, else nil.

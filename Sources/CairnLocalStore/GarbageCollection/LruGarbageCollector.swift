@@ -61,12 +61,14 @@ final class LruGarbageCollector {
         var orphans: [(sequence: UInt64, element: DocumentKey)] = []
         orphans.reserveCapacity(documents.view.foundCount)
         let anyMembers = targets.view.membership.hasMembers
-        for (key, entry) in documents.view.allEntries() where !anyMembers || targets.view.membership.targets(containing: key).isEmpty {
+        documents.view.forEachEntry { key, entry in
+            guard !anyMembers || targets.view.membership.targets(containing: key).isEmpty else { return }
             orphans.append((max(entry.sequence, index.releasedDuringReplay[key] ?? 0), key))
         }
         // Ties (a removed target's members share its sequence number) in key order, not the hash order of the
         // views' dictionaries, so that identical caches collect identically (rebuild's sort is stable).
-        index.orphans.rebuild(orphans.sorted { ($0.sequence, $0.element) < ($1.sequence, $1.element) })
+        orphans.sort { ($0.sequence, $0.element) < ($1.sequence, $1.element) }
+        index.orphans.rebuild(orphans)
         index.inactiveTargets.rebuild(targets.view.saved.map { ($0.value.data.sequenceNumber, $0.key) })
         index.releasedDuringReplay = [:]
     }

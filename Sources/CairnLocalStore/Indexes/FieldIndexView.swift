@@ -28,8 +28,9 @@ struct FieldIndexView {
     /// backfills per collection group too): each document is decoded once for all of them.
     struct BackfillJob {
         var indexes: [FieldIndex]
-        /// The collections of the group and the ids still to index in each (taken from the ends).
-        var pending: [(collection: ResourcePath, ids: [String])]
+        /// The collections of the group, each with its documents when the job began (a copy of the view's
+        /// bucket, shared until either changes) and how many of them are still to index (taken from the end).
+        var pending: [(collection: ResourcePath, documents: DocumentBucket, left: Int)]
         var remaining: Int
         let total: Int
     }
@@ -51,8 +52,9 @@ struct FieldIndexView {
 
     /// Makes `indexes` the configured ones, in that order: indexes already present keep their entries and
     /// backfill, the others are dropped, and the new ones of each collection group start empty with one backfill
-    /// job over the collections and ids `documentsIn(group)` returns (copying ids only, nothing is decoded).
-    mutating func replaceIndexes(_ indexes: [FieldIndex], documentsIn: (String) -> [(collection: ResourcePath, ids: [String])]) {
+    /// job over the collections and documents `documentsIn(group)` returns (the view's buckets, shared, nothing
+    /// is copied or decoded).
+    mutating func replaceIndexes(_ indexes: [FieldIndex], documentsIn: (String) -> [(collection: ResourcePath, documents: DocumentBucket)]) {
         var existing: [FieldIndex: State] = [:]
         for state in states { existing[state.index] = state }
         let kept = Set(indexes)
@@ -70,8 +72,8 @@ struct FieldIndexView {
             return State(index: index)
         }
         for group in groups {
-            let pending = documentsIn(group).filter { !$0.ids.isEmpty }
-            let count = pending.reduce(0) { $0 + $1.ids.count }
+            let pending = documentsIn(group).filter { !$0.documents.isEmpty }.map { ($0.collection, $0.documents, $0.documents.count) }
+            let count = pending.reduce(0) { $0 + $1.2 }
             if count > 0 { jobs.append(BackfillJob(indexes: added[group]!, pending: pending, remaining: count, total: count)) }
         }
     }
@@ -95,16 +97,16 @@ struct FieldIndexView {
     /// until ``backfill(job:_:_:)``; `nil` when every index is ready.
     func nextToBackfill() -> (job: Int, key: DocumentKey)? {
         guard let job = jobs.indices.min(by: { progress(of: jobs[$0]) < progress(of: jobs[$1]) }) else { return nil }
-        let (collection, ids) = jobs[job].pending[jobs[job].pending.count - 1]
-        return (job, DocumentKey(path: collection.appending(ids[ids.count - 1])))
+        let (collection, documents, left) = jobs[job].pending[jobs[job].pending.count - 1]
+        return (job, DocumentKey(path: collection.appending(documents.id(at: left - 1))))
     }
 
     /// Indexes `document` (nil when it no longer exists) in every index of the job and takes its key off the
     /// job's queue; a job whose queue empties is done, and its indexes serve queries from now on.
     mutating func backfill(job: Int, _ key: DocumentKey, _ document: Document?) {
         let last = jobs[job].pending.count - 1
-        jobs[job].pending[last].ids.removeLast()
-        if jobs[job].pending[last].ids.isEmpty { jobs[job].pending.removeLast() }
+        jobs[job].pending[last].left -= 1
+        if jobs[job].pending[last].left == 0 { jobs[job].pending.removeLast() }
         jobs[job].remaining -= 1
         for index in jobs[job].indexes {
             guard let position = states.firstIndex(where: { $0.index == index }) else { continue }

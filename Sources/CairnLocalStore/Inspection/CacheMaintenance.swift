@@ -62,18 +62,25 @@ package enum CacheMaintenance {
 
     private static func collect(at directory: String, threshold: Int64, progress: (String) -> Void) throws -> GarbageCollectionReport {
         try withStore(at: directory) { store, log in
-            let documentsBefore = Set(store.remoteDocuments.allEntries().map(\.key))
+            let documentsBefore = cachedKeys(store)
             let targetsBefore = Set(store.targets.saved.keys)
             let before = CacheSize(log)
             progress("collecting: \(before.bytesOnDisk) bytes on disk, threshold \(threshold)")
             let result = try store.collectGarbage(threshold: threshold)
             progress("collected in \(result.rounds) round(s)")
-            let documentsAfter = Set(store.remoteDocuments.allEntries().map(\.key))
+            let documentsAfter = cachedKeys(store)
             return GarbageCollectionReport(
                 before: before, after: CacheSize(log), rounds: result.rounds,
                 removedTargets: targetsBefore.subtracting(store.targets.saved.keys).sorted(),
                 evictedDocuments: documentsBefore.subtracting(documentsAfter).sorted().map(\.description), isDryRun: false)
         }
+    }
+
+    /// The keys of every cached document, existing or not.
+    private static func cachedKeys(_ store: LocalStore) -> Set<DocumentKey> {
+        var keys = Set<DocumentKey>()
+        store.remoteDocuments.forEachEntry { key, _ in keys.insert(key) }
+        return keys
     }
 
     /// Refuses a directory that holds no cache before a writable open could create one there.

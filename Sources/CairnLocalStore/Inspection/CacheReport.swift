@@ -105,19 +105,22 @@ extension CacheInspector {
         } catch {
             throw InspectionError.wrap(error, directory: directory)
         }
-        let entries = store.remoteDocuments.allEntries()
         let pinned = Set(try outbox().flatMap { batch in batch.writes.compactMap(Self.writtenKey) })
-        let orphans = entries.filter { !pinned.contains($0.key.description) && store.targetIDs(containing: $0.key).isEmpty }
+        var states: [Document.State: Int] = [:]
+        var orphans = 0
+        store.remoteDocuments.forEachEntry { key, entry in
+            states[entry.state, default: 0] += 1
+            if !pinned.contains(key.description) && store.targetIDs(containing: key).isEmpty { orphans += 1 }
+        }
         return CacheReport(
             formatVersion: try logInspection().formatVersion, statistics: try statistics(threshold: threshold),
             kinds: kinds.values.sorted { $0.kind < $1.kind },
-            foundDocuments: entries.count { $0.entry.state == .found },
-            missingDocuments: entries.count { $0.entry.state == .noDocument },
-            unknownDocuments: entries.count { $0.entry.state == .unknown },
+            foundDocuments: states[.found] ?? 0, missingDocuments: states[.noDocument] ?? 0,
+            unknownDocuments: states[.unknown] ?? 0,
             outbox: try outboxSummary(), targets: targetReports(store), globals: globalsReport(store),
             indexes: try indexReport(),
             collectableTargets: store.targets.saved.count { store.targets.active[$0.key] == nil },
-            orphanedDocuments: orphans.count,
+            orphanedDocuments: orphans,
             unfinishedTail: log.recoveryReport.truncatedBytes == 0 ? nil
                 : "\(log.recoveryReport.truncatedBytes) bytes (\(log.recoveryReport.tailProblem ?? "unfinished write"))",
             activeSegmentDamage: log.recoveryReport.activeSegmentDamage.map(\.description),

@@ -95,11 +95,11 @@ extension CacheInspector {
     func collectionReports(_ store: LocalStore) -> [CollectionReport] {
         var found: [String: [(bytes: UInt64, sequence: UInt64)]] = [:]
         var absent: [String: Int] = [:]
-        for (key, entry) in store.remoteDocuments.allEntries() {
+        store.remoteDocuments.forEachEntry { key, entry in
             let path = key.collectionPath.canonicalString
             guard entry.state == .found else {
                 absent[path, default: 0] += 1
-                continue
+                return
             }
             let bytes: UInt64 = if case .log(let location) = entry.reference { UInt64(location.size) } else { 0 }
             found[path, default: []].append((bytes, entry.sequence))

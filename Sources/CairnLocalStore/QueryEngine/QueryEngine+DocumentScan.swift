@@ -59,11 +59,13 @@ extension QueryEngine {
             plan.fields.map { fieldValueCache.take(FieldValueCache.ColumnKey(collection: collection, field: $0)) }
         }
         defer { returnColumns(columns, of: collections, fields: plan.fields) }
+        // The buckets are read only: positions in them stay valid for the whole scan.
+        let buckets = collections.map { remoteDocuments.collections[$0] }
         var overlaid: [ResourcePath: Set<String>] = [:]
         for key in mutationQueue.overlays.keys { overlaid[key.collectionPath, default: []].insert(key.documentID) }
 
         var selection = plan.selection.map { selection in
-            TopSelection<RankedCandidate>(limit: selection.limit) { Self.ranks($0, before: $1, selection, collections) }
+            TopSelection<RankedCandidate>(limit: selection.limit) { Self.ranks($0, before: $1, selection, collections, buckets) }
         }
         var matches = 0
         var passed: [ScanCandidate] = []
@@ -80,34 +82,39 @@ extension QueryEngine {
         }
 
         for (index, collection) in collections.enumerated() {
-            guard let bucket = remoteDocuments.collections[collection] else { continue }
+            guard let bucket = buckets[index] else { continue }
             let inScope = query.collectionGroup == nil || query.path.isPrefix(of: collection)
             let skipped = overlaid[collection]
             let cached = columns[index]
-            for (id, entry) in bucket {
-                if let skipped, skipped.contains(id) { continue }
-                if !inScope, !query.matchesPathAndCollectionGroup(DocumentKey(path: collection.appending(id))) { continue }
+            for position in 0..<bucket.count {
+                if let skipped, skipped.contains(bucket.id(at: position)) { continue }
+                if !inScope, !query.matchesPathAndCollectionGroup(DocumentKey(path: collection.appending(bucket.id(at: position)))) { continue }
                 report.documentsRead += 1
+                let entry = bucket.entries[position]
+                let candidate = ScanCandidate(collection: Int32(index), position: Int32(position), entry: entry)
                 guard Self.cachedValues(of: entry.reference, in: cached, into: &values) else {
-                    misses.append(ScanCandidate(collection: index, id: id, entry: entry))
+                    misses.append(candidate)
                     continue
                 }
-                if consider({ ScanCandidate(collection: index, id: id, entry: entry) }) {
-                    passed.append(ScanCandidate(collection: index, id: id, entry: entry))
-                }
+                if consider({ candidate }) { passed.append(candidate) }
             }
+        }
+        // A candidate's key, built only for the documents decoded or ranked on a tie.
+        func key(of candidate: ScanCandidate) -> DocumentKey {
+            let collection = Int(candidate.collection)
+            return DocumentKey(path: collections[collection].appending(buckets[collection]!.id(at: Int(candidate.position))))
         }
 
         // Documents whose values are not cached: read in log order, their values cached, decoded if they pass.
         misses.sort { $0.entry.reference < $1.entry.reference }
         try events.forEachValue(of: misses.map(\.entry.reference), fillCache: false) { position, value in
             let candidate = misses[position]
-            try Self.readValues(plan.fields, from: value, into: &values) { DocumentKey(path: collections[candidate.collection].appending(candidate.id)) }
+            try Self.readValues(plan.fields, from: value, into: &values) { key(of: candidate) }
             if caching {
-                for slot in values.indices { columns[candidate.collection][slot].insert(values[slot], for: candidate.entry.reference) }
+                for slot in values.indices { columns[Int(candidate.collection)][slot].insert(values[slot], for: candidate.entry.reference) }
             }
             if consider({ candidate }) {
-                documents.append(try LocalDocumentsView.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
+                documents.append(try LocalDocumentsView.document(key(of: candidate), candidate.entry, value))
             }
         }
 
@@ -115,7 +122,7 @@ extension QueryEngine {
         let toDecode = (selection.map { $0.elements.map(\.candidate) } ?? passed).sorted { $0.entry.reference < $1.entry.reference }
         try events.forEachValue(of: toDecode.map(\.entry.reference), fillCache: true) { position, value in
             let candidate = toDecode[position]
-            documents.append(try LocalDocumentsView.document(DocumentKey(path: collections[candidate.collection].appending(candidate.id)), candidate.entry, value))
+            documents.append(try LocalDocumentsView.document(key(of: candidate), candidate.entry, value))
         }
         report.documentsDecoded += documents.count
         return (documents, matches - documents.count)
@@ -148,13 +155,20 @@ extension QueryEngine {
     }
 
     /// Query order for ranked candidates: the order-by values, then the key (built only on a tie).
-    private static func ranks(_ a: RankedCandidate, before b: RankedCandidate, _ selection: ScanPlan.Selection, _ collections: [ResourcePath]) -> Bool {
+    private static func ranks(
+        _ a: RankedCandidate, before b: RankedCandidate, _ selection: ScanPlan.Selection, _ collections: [ResourcePath],
+        _ buckets: [DocumentBucket?]
+    ) -> Bool {
         for (slot, descending) in selection.orders {
             let comparison = compareValues(a.values[slot], b.values[slot])
             if comparison != 0 { return descending ? comparison > 0 : comparison < 0 }
         }
-        let keyA = collections[a.candidate.collection].appending(a.candidate.id)
-        let keyB = collections[b.candidate.collection].appending(b.candidate.id)
+        func path(_ candidate: ScanCandidate) -> ResourcePath {
+            let collection = Int(candidate.collection)
+            return collections[collection].appending(buckets[collection]!.id(at: Int(candidate.position)))
+        }
+        let keyA = path(a.candidate)
+        let keyB = path(b.candidate)
         return selection.keyDescending ? keyB < keyA : keyA < keyB
     }
 
@@ -172,20 +186,21 @@ extension QueryEngine {
     /// values than its collection has documents.
     private func returnColumns(_ columns: [[FieldValueCache.Column]], of collections: [ResourcePath], fields: [FieldPath]) {
         for (index, collection) in collections.enumerated() {
-            let bucket = remoteDocuments.collections[collection] ?? [:]
+            let bucket = remoteDocuments.collections[collection] ?? DocumentBucket()
             for (slot, field) in fields.enumerated() {
                 var column = columns[index][slot]
-                if column.values.count > bucket.count { column.retain(bucket.values.map(\.reference)) }
+                if column.values.count > bucket.count { column.retain(bucket.entries.map(\.reference)) }
                 fieldValueCache.put(column, for: FieldValueCache.ColumnKey(collection: collection, field: field))
             }
         }
     }
 }
 
-/// A document a collection scan looks at: its collection (an index into the scan's list), id and view entry.
+/// A document a collection scan looks at: its collection (an index into the scan's list), its position in that
+/// collection's bucket, and its view entry.
 struct ScanCandidate {
-    var collection: Int
-    var id: String
+    var collection: Int32
+    var position: Int32
     var entry: RemoteDocumentEntry
 }
 

@@ -181,8 +181,9 @@ extension QueryEngine {
         let collections = query.collectionGroup.map { Array(remoteDocuments.groups[$0] ?? []) } ?? [query.path]
         var result: [(key: DocumentKey, entry: RemoteDocumentEntry)] = []
         for collection in collections {
-            for (id, entry) in remoteDocuments.collections[collection] ?? [:] where entry.readTime > readTime {
-                result.append((DocumentKey(path: collection.appending(id)), entry))
+            guard let bucket = remoteDocuments.collections[collection] else { continue }
+            for position in 0..<bucket.count where bucket.entries[position].readTime > readTime {
+                result.append((DocumentKey(path: collection.appending(bucket.id(at: position))), bucket.entries[position]))
             }
         }
         return result

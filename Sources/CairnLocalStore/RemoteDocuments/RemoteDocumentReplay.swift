@@ -2,8 +2,9 @@ import CairnModel
 
 /// The remote-document and eviction events met by replay, resolved into the remote documents view once the
 /// scan ends. Per record it only finds the key's id in a ``ByteKeyTable`` (no path is parsed, nothing is
-/// allocated) and keeps the entry with the highest sequence number; paths and document ids are made once per
-/// surviving document, collection paths once per collection, and each collection's bucket is filled in one go.
+/// allocated) and keeps the entry with the highest sequence number; collection paths are made once per
+/// collection, and each collection's ``DocumentBucket`` is allocated once at its final size and filled with the
+/// ids' bytes straight from the table (no path or `String` per document).
 ///
 /// The rule is the one the views apply live: of a document's `remoteDocumentChanged` events the one with the
 /// highest sequence number wins and every other one is superseded; an eviction with a higher sequence number
@@ -54,7 +55,10 @@ struct RemoteDocumentReplay {
     /// - Throws: `dataLoss` when a key is not a document path.
     func install(into view: inout RemoteDocumentView, retire: (EventReference) -> Void) throws {
         var splitter = DocumentKeySplitter()
-        var buckets: [[(id: String, entry: RemoteDocumentEntry)]] = []
+        // First pass: the collection of each surviving document (-1: another shape), and each collection's size,
+        // so that every bucket is allocated once at its final size.
+        var collectionOf = [Int32](repeating: -1, count: latest.count)
+        var sizes: [(documents: Int, idBytes: Int)] = []
         var others: [(key: DocumentKey, entry: RemoteDocumentEntry)] = []
         for (id, latest) in latest.enumerated() {
             guard let entry = latest.entry else { continue }
@@ -68,11 +72,28 @@ struct RemoteDocumentReplay {
                     others.append((try RemoteDocumentEvent.documentKey(from: key), entry))
                     return
                 }
-                if collection == buckets.count { buckets.append([]) }
-                buckets[collection].append((documentID, entry))
+                if collection == sizes.count { sizes.append((0, 0)) }
+                sizes[collection].documents += 1
+                sizes[collection].idBytes += documentID.count
+                collectionOf[id] = Int32(collection)
             }
         }
-        for (collection, documents) in buckets.enumerated() {
+        var buckets = sizes.map { size in
+            var bucket = DocumentBucket()
+            bucket.reserveCapacity(size.documents, idBytes: size.idBytes)
+            return bucket
+        }
+        for (id, collection) in collectionOf.enumerated() where collection >= 0 {
+            keys.withKey(id) { key in
+                var slash = key.count - 1
+                while key[slash] != UInt8(ascii: "/") { slash -= 1 }
+                buckets[Int(collection)].set(latest[id].entry!, for: UnsafeRawBufferPointer(rebasing: key[(slash + 1)...]))
+            }
+        }
+        collectionOf = []
+        for collection in buckets.indices {
+            let documents = buckets[collection]
+            buckets[collection] = DocumentBucket()
             for loser in view.insertReplayed(documents, collection: splitter.collections[collection]) { retire(loser.reference) }
         }
         for (key, entry) in others {

@@ -1,23 +1,11 @@
 import CairnModel
 
-/// What the view keeps per cached document: where its latest event is and what replay learned from the
-/// event's header. About 60 bytes; bodies stay in the log.
-struct RemoteDocumentEntry {
-    var reference: EventReference
-    var state: Document.State
-    var version: Timestamp
-    var readTime: Timestamp
-    var hasCommittedMutations: Bool
-    /// The sequence number of the event (an LSN in persistent mode): LRU recency.
-    var sequence: UInt64
-}
-
 /// The remote documents view: the last known server state of every cached document, grouped by collection so
 /// that a collection query reads one bucket and a collection-group query the buckets of its group. Documents
 /// that do not exist (tombstones) or whose contents are unknown live apart, so scans never visit them.
 struct RemoteDocumentView {
-    /// Existing documents: collection path → document id → entry.
-    private(set) var collections: [ResourcePath: [String: RemoteDocumentEntry]] = [:]
+    /// Existing documents: collection path → its documents (ids and packed entries).
+    private(set) var collections: [ResourcePath: DocumentBucket] = [:]
     /// Documents known not to exist, or with unknown contents.
     private(set) var absent: [DocumentKey: RemoteDocumentEntry] = [:]
     /// Collection group (last collection id) → the collection paths that hold documents.
@@ -35,7 +23,7 @@ struct RemoteDocumentView {
         if entry.state == .found {
             let collection = key.collectionPath
             if collections[collection] == nil { groups[key.collectionGroup, default: []].insert(collection) }
-            collections[collection, default: [:]][key.documentID] = entry
+            collections[collection, default: DocumentBucket()].set(entry, for: key.documentID)
             foundCount += 1
         } else {
             absent[key] = entry
@@ -43,25 +31,31 @@ struct RemoteDocumentView {
         return previous
     }
 
-    /// Adds the existing documents replay found in `collection`; returns the entries that lost to an entry
-    /// already there for the same key (the lower sequence number loses).
-    mutating func insertReplayed(
-        _ documents: [(id: String, entry: RemoteDocumentEntry)], collection: ResourcePath
-    ) -> [RemoteDocumentEntry] {
+    /// Adds the existing documents replay found in `collection` (a bucket of ids new to it, or to a view that
+    /// has none of the collection yet); returns the entries that lost to an entry already there for the same
+    /// key (the lower sequence number loses).
+    mutating func insertReplayed(_ documents: DocumentBucket, collection: ResourcePath) -> [RemoteDocumentEntry] {
+        guard !documents.isEmpty else { return [] }
+        guard var bucket = collections.removeValue(forKey: collection) else {
+            if let group = collection.lastSegment { groups[group, default: []].insert(collection) }
+            collections[collection] = documents
+            foundCount += documents.count
+            return []
+        }
         var losers: [RemoteDocumentEntry] = []
-        var bucket = collections.removeValue(forKey: collection) ?? [:]
-        if bucket.isEmpty, !documents.isEmpty, let group = collection.lastSegment { groups[group, default: []].insert(collection) }
-        bucket.reserveCapacity(bucket.count + documents.count)
-        for (id, entry) in documents {
-            if let current = bucket[id] {
-                losers.append(current.sequence > entry.sequence ? entry : current)
-                if current.sequence < entry.sequence { bucket[id] = entry }
-            } else {
-                bucket[id] = entry
-                foundCount += 1
+        for position in 0..<documents.count {
+            let entry = documents.entries[position]
+            documents.withID(at: position) { id in
+                if let current = bucket.position(of: id).map({ bucket.entries[$0] }) {
+                    losers.append(current.sequence > entry.sequence ? entry : current)
+                    if current.sequence < entry.sequence { bucket.set(entry, for: id) }
+                } else {
+                    bucket.set(entry, for: id)
+                    foundCount += 1
+                }
             }
         }
-        if !bucket.isEmpty { collections[collection] = bucket }
+        collections[collection] = bucket
         return losers
     }
 
@@ -69,20 +63,24 @@ struct RemoteDocumentView {
     mutating func relocate(_ key: DocumentKey, from: EventReference, to: EventReference) {
         if absent[key]?.reference == from {
             absent[key]!.reference = to
-        } else if collections[key.collectionPath]?[key.documentID]?.reference == from {
-            collections[key.collectionPath]![key.documentID]!.reference = to
+        } else if let bucket = collections[key.collectionPath], let position = bucket.position(of: key.documentID),
+            bucket.entries[position].reference == from
+        {
+            collections[key.collectionPath]!.setReference(to, at: position)
         }
     }
 
-    /// ``relocate(_:from:to:)`` for the key `collection/documentID`, without building the key unless the
-    /// document is absent (a tombstone or unknown).
-    mutating func relocate(collection: ResourcePath, documentID: String, from: EventReference, to: EventReference) {
-        if collections[collection]?[documentID]?.reference == from {
-            collections[collection]![documentID]!.reference = to
+    /// ``relocate(_:from:to:)`` for the key `collection/documentID` (the id's UTF-8 bytes), without building the
+    /// key unless the document is absent (a tombstone or unknown).
+    mutating func relocate(
+        collection: ResourcePath, documentID: UnsafeRawBufferPointer, from: EventReference, to: EventReference
+    ) {
+        if let bucket = collections[collection], let position = bucket.position(of: documentID),
+            bucket.entries[position].reference == from
+        {
+            collections[collection]!.setReference(to, at: position)
         } else if !absent.isEmpty {
-            var segments = collection.segments
-            segments.append(documentID)
-            relocate(DocumentKey(path: ResourcePath(segments: segments)), from: from, to: to)
+            relocate(DocumentKey(path: collection.appending(String(decoding: documentID, as: UTF8.self))), from: from, to: to)
         }
     }
 
@@ -91,7 +89,7 @@ struct RemoteDocumentView {
     mutating func remove(_ key: DocumentKey) -> RemoteDocumentEntry? {
         if let previous = absent.removeValue(forKey: key) { return previous }
         let collection = key.collectionPath
-        guard let previous = collections[collection]?.removeValue(forKey: key.documentID) else { return nil }
+        guard let previous = collections[collection]?.remove(key.documentID) else { return nil }
         foundCount -= 1
         if collections[collection]!.isEmpty {
             collections[collection] = nil
@@ -101,24 +99,21 @@ struct RemoteDocumentView {
         return previous
     }
 
-    /// Every cached document, existing or not (garbage collection).
-    func allEntries() -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
-        var entries = absent.map { ($0.key, $0.value) }
-        entries.reserveCapacity(absent.count + foundCount)
+    /// Calls `body` with every cached document, existing or not (garbage collection, inspection); nothing is
+    /// copied, and each key is built only for the call.
+    func forEachEntry(_ body: (DocumentKey, RemoteDocumentEntry) throws -> Void) rethrows {
+        for (key, entry) in absent { try body(key, entry) }
         for (path, bucket) in collections {
-            for (id, entry) in bucket {
-                var segments = path.segments
-                segments.append(id)
-                entries.append((DocumentKey(path: ResourcePath(segments: segments)), entry))
+            for position in 0..<bucket.count {
+                try body(DocumentKey(path: path.appending(bucket.id(at: position))), bucket.entries[position])
             }
         }
-        return entries
     }
 
     /// The existing documents a query over `path` (a collection) or collection group may match.
     func candidates(collection path: ResourcePath) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {
         guard let bucket = collections[path] else { return [] }
-        return bucket.map { (DocumentKey(path: path.appending($0.key)), $0.value) }
+        return (0..<bucket.count).map { (DocumentKey(path: path.appending(bucket.id(at: $0))), bucket.entries[$0]) }
     }
 
     func candidates(group: String) -> [(key: DocumentKey, entry: RemoteDocumentEntry)] {

@@ -1,0 +1,183 @@
+/// One collection's existing documents in the remote documents view, in plain arrays: the packed entries, the
+/// document ids as UTF-8 bytes in one arena (where each starts and how long it is), and an open-addressing table
+/// of entry positions (linear probing, at most 3/4 full) to find an id. About 56 + 8 + 4–11 bytes per document
+/// plus its id's bytes; no `String` or object per document.
+///
+/// Removing a document moves the last entry into its place (positions are stable only while the bucket is not
+/// changed) and leaves its id's bytes in the arena until the garbage is half of it, when the arena is rewritten.
+///
+/// ```swift
+/// var bucket = DocumentBucket()
+/// bucket.set(entry, for: "m1")                   // nil: it is new
+/// bucket["m1"]?.sequence
+/// for position in 0..<bucket.count { print(bucket.id(at: position), bucket.entries[position].reference) }
+/// bucket.remove("m1")
+/// ```
+struct DocumentBucket {
+    /// The entries, in no particular order.
+    private(set) var entries: [RemoteDocumentEntry] = []
+    /// Per entry: where its id starts in `arena`, and its length.
+    private var idStarts: [UInt32] = []
+    private var idLengths: [UInt32] = []
+    private var arena: [UInt8] = []
+    /// Arena bytes no entry uses any more.
+    private var garbage = 0
+    /// Slot → entry position + 1 (0: empty); a power of two long.
+    private var slots: [Int32] = Array(repeating: 0, count: 8)
+
+    var count: Int { entries.count }
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Room for `count` documents in all, so that filling the bucket allocates each array once.
+    mutating func reserveCapacity(_ count: Int, idBytes: Int) {
+        entries.reserveCapacity(count)
+        idStarts.reserveCapacity(count)
+        idLengths.reserveCapacity(count)
+        arena.reserveCapacity(arena.count + idBytes)
+        var capacity = slots.count
+        while count * 4 > capacity * 3 { capacity <<= 1 }
+        if capacity > slots.count { rehash(capacity) }
+    }
+
+    /// The id of the document at `position`, as a string.
+    func id(at position: Int) -> String { withID(at: position) { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with the UTF-8 bytes of the id at `position`.
+    func withID<T>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let start = Int(idStarts[position])
+        return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Int(idLengths[position]))])) }
+    }
+
+    /// The position of the document with id `id`, if present.
+    func position(of id: UnsafeRawBufferPointer) -> Int? {
+        let (slot, found) = find(id)
+        return found ? Int(slots[slot]) - 1 : nil
+    }
+
+    func position(of id: String) -> Int? {
+        var id = id
+        return id.withUTF8 { position(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    subscript(id: String) -> RemoteDocumentEntry? { position(of: id).map { entries[$0] } }
+
+    /// Records `entry` for `id`; returns the entry it replaces, if any.
+    @discardableResult
+    mutating func set(_ entry: RemoteDocumentEntry, for id: UnsafeRawBufferPointer) -> RemoteDocumentEntry? {
+        let (slot, found) = find(id)
+        if found {
+            let position = Int(slots[slot]) - 1
+            defer { entries[position] = entry }
+            return entries[position]
+        }
+        slots[slot] = Int32(entries.count + 1)
+        entries.append(entry)
+        idStarts.append(UInt32(arena.count))
+        idLengths.append(UInt32(id.count))
+        arena.append(contentsOf: id)
+        if entries.count * 4 > slots.count * 3 { rehash(slots.count * 2) }
+        return nil
+    }
+
+    @discardableResult
+    mutating func set(_ entry: RemoteDocumentEntry, for id: String) -> RemoteDocumentEntry? {
+        var id = id
+        return id.withUTF8 { set(entry, for: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Points the entry at `position` at a new event (compaction moved its record).
+    mutating func setReference(_ reference: EventReference, at position: Int) {
+        entries[position].reference = reference
+    }
+
+    /// Forgets `id`; returns the entry it had.
+    @discardableResult
+    mutating func remove(_ id: String) -> RemoteDocumentEntry? {
+        var id = id
+        let (slot, found) = id.withUTF8 { find(UnsafeRawBufferPointer($0)) }
+        guard found else { return nil }
+        let position = Int(slots[slot]) - 1
+        let removed = entries[position]
+        garbage += Int(idLengths[position])
+        clear(slot)
+        let last = entries.count - 1
+        if position != last {
+            slots[slotHolding(last)] = Int32(position + 1)
+            entries[position] = entries[last]
+            idStarts[position] = idStarts[last]
+            idLengths[position] = idLengths[last]
+        }
+        entries.removeLast()
+        idStarts.removeLast()
+        idLengths.removeLast()
+        if garbage > 4096 && garbage * 2 > arena.count { rewriteArena() }
+        return removed
+    }
+
+    /// The slot holding `id`, or the empty slot where it would go.
+    private func find(_ id: UnsafeRawBufferPointer) -> (slot: Int, found: Bool) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: ByteKeyTable.hash(id)) & mask
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 { return (slot, false) }
+            if withID(at: stored - 1, { $0.elementsEqual(id) }) { return (slot, true) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The slot that holds entry `position`.
+    private func slotHolding(_ position: Int) -> Int {
+        let mask = slots.count - 1
+        var slot = home(of: position)
+        while Int(slots[slot]) != position + 1 { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    private func home(of position: Int) -> Int {
+        withID(at: position) { Int(truncatingIfNeeded: ByteKeyTable.hash($0)) } & (slots.count - 1)
+    }
+
+    /// Empties `slot`, moving later entries of its probe run back so every entry stays reachable from its home.
+    private mutating func clear(_ slot: Int) {
+        let mask = slots.count - 1
+        var hole = slot
+        var next = slot
+        while true {
+            next = (next + 1) & mask
+            let stored = Int(slots[next])
+            if stored == 0 { break }
+            let home = home(of: stored - 1)
+            // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
+            let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+            if !stays {
+                slots[hole] = slots[next]
+                hole = next
+            }
+        }
+        slots[hole] = 0
+    }
+
+    private mutating func rehash(_ capacity: Int) {
+        slots = Array(repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for position in entries.indices {
+            var slot = home(of: position)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(position + 1)
+        }
+    }
+
+    /// Copies the ids in use into a new arena, dropping the garbage.
+    private mutating func rewriteArena() {
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(arena.count - garbage)
+        for position in entries.indices {
+            let start = UInt32(compacted.count)
+            withID(at: position) { compacted.append(contentsOf: $0) }
+            idStarts[position] = start
+        }
+        arena = compacted
+        garbage = 0
+    }
+}

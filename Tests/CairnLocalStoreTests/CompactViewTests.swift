@@ -1,0 +1,107 @@
+import CairnModel
+import CairnTestSupport
+import SegmentLog
+import Testing
+@testable import CairnLocalStore
+
+@Suite("Compact views: the remote documents view keeps plain packed values per document")
+struct CompactViewTests {
+    @Test("a view entry is at most 56 bytes and gives back every field it was built with")
+    func entryIsPackedAndExact() {
+        #expect(MemoryLayout<RemoteDocumentEntry>.stride <= 56)
+        let references: [EventReference] = [
+            .log(RecordLocation(segment: .max, frameOffset: 7, index: .max - 1, size: 123_456)), .memory(0), .memory(Int.max),
+            .memory(-1),
+        ]
+        let states: [Document.State] = [.found, .noDocument, .unknown]
+        for (step, reference) in references.enumerated() {
+            for state in states {
+                let version = Timestamp(seconds: Int64.min + Int64(step), nanoseconds: 999_999_999)
+                let readTime = Timestamp(seconds: 253_402_300_799, nanoseconds: Int32(step))
+                var entry = RemoteDocumentEntry(
+                    reference: reference, state: state, version: version, readTime: readTime,
+                    hasCommittedMutations: step % 2 == 0, sequence: UInt64.max - UInt64(step))
+                #expect(entry.reference == reference && entry.state == state)
+                #expect(entry.version == version && entry.readTime == readTime)
+                #expect(entry.hasCommittedMutations == (step % 2 == 0) && entry.sequence == UInt64.max - UInt64(step))
+                let moved = EventReference.log(RecordLocation(segment: 1, frameOffset: 2, index: 3, size: 4))
+                entry.reference = moved
+                #expect(entry.reference == moved && entry.state == state && entry.version == version)
+            }
+        }
+    }
+
+    /// Random sets, replacements and removals of ids of many lengths (empty, multibyte, around the hash's 8-byte
+    /// words): lookups, positions, ids and counts always match a dictionary's, through growth and arena rewrites.
+    @Test("a document bucket behaves as a dictionary from id to entry through growth, removals and arena rewrites")
+    func bucketMatchesDictionary() {
+        for seed in 1...3 as ClosedRange<UInt64> {
+            var random = SeededRandom(seed: seed)
+            var bucket = DocumentBucket()
+            var model: [String: RemoteDocumentEntry] = [:]
+            let ids = (0..<3_000).map { index in
+                String(repeating: "é", count: random.below(3)) + String(index, radix: 36) + String(repeating: "x", count: random.below(40))
+            } + [""]
+            for step in 0..<60_000 {
+                let id = ids[random.below(random.below(4) == 0 ? 50 : ids.count)]
+                if random.below(5) < 3 {
+                    let entry = Self.entry(sequence: UInt64(step))
+                    #expect(bucket.set(entry, for: id)?.sequence == model.updateValue(entry, forKey: id)?.sequence)
+                } else {
+                    #expect(bucket.remove(id)?.sequence == model.removeValue(forKey: id)?.sequence)
+                }
+                if step % 7_919 == 0 { Self.expect(bucket, equals: model, ids: ids) }
+            }
+            Self.expect(bucket, equals: model, ids: ids)
+            for id in model.keys { bucket.remove(id) }
+            #expect(bucket.isEmpty)
+            #expect(ids.allSatisfy { bucket[$0] == nil })
+        }
+    }
+
+    @Test("replay fills each collection's bucket from the log's keys: every document is found again after a reopen")
+    func replayedBucketsHoldEveryDocument() throws {
+        let fs = SimulatedFileSystem()
+        var store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+        let paths = (0..<600).map { index in
+            index % 3 == 0 ? "orders/o\(index)-\(String(repeating: "z", count: index % 30))" : "rooms/r\(index % 7)/messages/m\(index)"
+        }
+        for (step, path) in paths.enumerated() {
+            try store.applyRemoteDocuments([found(path, version: Int64(step + 1), ["n": .integer(Int64(step))])])
+        }
+        try store.evictDocuments(paths.enumerated().filter { $0.offset % 5 == 0 }.map { key($0.element) })
+        try store.close()
+        store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+        for (step, path) in paths.enumerated() {
+            let document = try store.remoteDocument(key(path))
+            if step % 5 == 0 {
+                #expect(document == nil, "\(path)")
+            } else {
+                #expect(document?.data.fields["n"] == .integer(Int64(step)), "\(path)")
+            }
+        }
+        var seen = 0
+        store.remoteDocuments.forEachEntry { _, entry in if entry.state == .found { seen += 1 } }
+        #expect(seen == paths.count - paths.count / 5)
+        #expect(store.documentCount == seen)
+        try store.close()
+    }
+
+    private static func entry(sequence: UInt64) -> RemoteDocumentEntry {
+        RemoteDocumentEntry(
+            reference: .memory(Int(sequence)), state: .found, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),
+            readTime: Timestamp(seconds: 2, nanoseconds: 3), hasCommittedMutations: false, sequence: sequence)
+    }
+
+    private static func expect(_ bucket: DocumentBucket, equals model: [String: RemoteDocumentEntry], ids: [String]) {
+        #expect(bucket.count == model.count)
+        for id in ids { #expect(bucket[id]?.sequence == model[id]?.sequence, "\(id)") }
+        var listed: [String: UInt64] = [:]
+        for position in 0..<bucket.count {
+            let id = bucket.id(at: position)
+            listed[id] = bucket.entries[position].sequence
+            #expect(bucket.position(of: id) == position)
+        }
+        #expect(listed == model.mapValues(\.sequence))
+    }
+}
