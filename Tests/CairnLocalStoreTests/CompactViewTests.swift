@@ -87,6 +87,59 @@ struct CompactViewTests {
         try store.close()
     }
 
+    @Test("an index entry's document key decodes from its sort key, ascending or descending, numeric ids and escaped bytes included")
+    func indexEntryKeysDecode() throws {
+        let paths = ["orders/o1", "rooms/__id42__/messages/__id-7__", "a/\u{0}\u{FF}é/b/\u{0}", "users/\(String(repeating: "x", count: 300))"]
+        for path in paths {
+            let key = try DocumentKey(parsing: path)
+            for descending in [false, true] {
+                var encoder = IndexKeyEncoder()
+                encoder.append(.string("prefix"), descending: descending)
+                let keyStart = encoder.bytes.count
+                encoder.appendDocumentKey(key, descending: descending)
+                let decoded = encoder.bytes.withUnsafeBytes {
+                    IndexKeyEncoder.documentKey(decoding: UnsafeRawBufferPointer(rebasing: $0[keyStart...]), descending: descending)
+                }
+                #expect(decoded == key, "\(path) descending: \(descending)")
+                #expect(encoder.bytes.dropLast().withUnsafeBytes {
+                    IndexKeyEncoder.documentKey(decoding: UnsafeRawBufferPointer(rebasing: $0[keyStart...]), descending: descending)
+                } == nil)
+            }
+        }
+    }
+
+    /// The entries of a document are found again through the by-document run when it changes or leaves: after
+    /// random updates and removals the index holds exactly the entries computed from the current documents.
+    @Test("an index's packed entries follow every change and removal of its documents, array-contains included")
+    func indexEntriesFollowDocuments() throws {
+        let byTags = try FieldIndex(collectionGroup: "orders", segments: [.init(FieldPath(segments: ["tags"]), .contains)])
+        let byAmount = try FieldIndex(collectionGroup: "orders", segments: [.init(FieldPath(segments: ["amount"]), .descending)])
+        var view = FieldIndexView()
+        view.replaceIndexes([byTags, byAmount]) { _ in [] }
+        var random = SeededRandom(seed: 9)
+        var current: [DocumentKey: Document] = [:]
+        for step in 0..<2_000 {
+            let key = try DocumentKey(parsing: "orders/o\(random.below(120))")
+            if random.below(4) == 0 {
+                view.remove(key)
+                current[key] = nil
+            } else {
+                let tags = (0..<random.below(4)).map { _ in Value.string("t\(random.below(6))") }
+                let document = Document(
+                    key: key, state: .found, version: time(Int64(step + 1)), readTime: time(Int64(step + 1)),
+                    data: ObjectValue(["tags": .array(tags), "amount": .integer(Int64(random.below(50)))]))
+                view.update(document)
+                current[key] = document
+            }
+        }
+        for index in [byTags, byAmount] {
+            let expected = current.values.flatMap { index.entries(for: $0) }.map(\.sortKey).sorted { $0.lexicographicallyPrecedes($1) }
+            let actual = view.entries(of: index)
+            #expect(actual.map(\.sortKey) == expected)
+            for entry in actual { #expect(index.entries(for: current[entry.key]!).contains { $0.sortKey == entry.sortKey }) }
+        }
+    }
+
     private static func entry(sequence: UInt64) -> RemoteDocumentEntry {
         RemoteDocumentEntry(
             reference: .memory(Int(sequence)), state: .found, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),

@@ -16,12 +16,16 @@ import CairnModel
 /// view.readyIndexes                          // [] until the job of byAuthor is done
 /// ```
 struct FieldIndexView {
-    /// One index and its entries.
+    /// One index and its entries, in plain bytes (no key or array per entry).
     struct State {
         let index: FieldIndex
         var entries = SortedEntrySet()
-        /// The sort keys each indexed document has in `entries`.
-        var sortKeys: [DocumentKey: [[UInt8]]] = [:]
+        /// Each entry again, behind an 8-byte hash of its document's encoded key: the entries of one document
+        /// are one run here (shared only with documents of the same hash, told apart by the key at the end of
+        /// each sort key), so a changed or removed document finds its old entries.
+        var byDocument = SortedEntrySet()
+        /// Whether the document key at the end of each sort key is encoded descending.
+        var keyDescending: Bool { index.directionalSegments.last?.isDescending ?? false }
     }
 
     /// The documents of one collection group still to index for the indexes added together (Firebase
@@ -131,17 +135,25 @@ struct FieldIndexView {
     /// returns true; returns the number of entries read.
     func visit(_ index: FieldIndex, in range: IndexRange, _ body: (DocumentKey) throws -> Bool) rethrows -> Int {
         guard let state = states.first(where: { $0.index == index }) else { return 0 }
+        let descending = state.keyDescending
         var read = 0
-        try state.entries.forEach(in: range) { entry in
+        try state.entries.forEach(in: range) { sortKey, keyStart in
             read += 1
-            return try body(entry.key)
+            // Every entry was built from a document key: the decoding cannot fail.
+            guard let key = IndexKeyEncoder.documentKey(decoding: UnsafeRawBufferPointer(rebasing: sortKey[keyStart...]), descending: descending)
+            else { return true }
+            return try body(key)
         }
         return read
     }
 
     /// Every entry of `index` in order (tests compare them with entries computed from the documents).
     func entries(of index: FieldIndex) -> [IndexViewEntry] {
-        states.first(where: { $0.index == index })?.entries.all ?? []
+        guard let state = states.first(where: { $0.index == index }) else { return [] }
+        return state.entries.all.compactMap { sortKey, keyStart in
+            sortKey[keyStart...].withUnsafeBytes { IndexKeyEncoder.documentKey(decoding: $0, descending: state.keyDescending) }
+                .map { IndexViewEntry(sortKey: sortKey, key: $0) }
+        }
     }
 
     /// The backfill progress of every index, in configuration order.
@@ -158,12 +170,26 @@ struct FieldIndexView {
 
     /// Replaces the entries of `key` in `state` with those of `document` (none for nil).
     private static func reindex(_ state: inout State, _ key: DocumentKey, _ document: Document?) {
-        for sortKey in state.sortKeys.removeValue(forKey: key) ?? [] { state.entries.remove(sortKey) }
+        var encoder = IndexKeyEncoder()
+        encoder.appendDocumentKey(key, descending: state.keyDescending)
+        let encodedKey = encoder.bytes
+        let hash = encodedKey.withUnsafeBytes { ByteKeyTable.hash($0) }
+        let prefix = (0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) }
+        var old: [[UInt8]] = []
+        state.byDocument.forEach(prefix: prefix) { entry, keyStart in
+            if entry[keyStart...].elementsEqual(encodedKey) { old.append(Array(entry[prefix.count...])) }
+            return true
+        }
+        for sortKey in old {
+            state.entries.remove(sortKey)
+            state.byDocument.remove(prefix + sortKey)
+        }
         guard let document else { return }
-        let entries = state.index.entries(for: document)
-        guard !entries.isEmpty else { return }
-        for entry in entries { state.entries.insert(IndexViewEntry(sortKey: entry.sortKey, key: key)) }
-        state.sortKeys[key] = entries.map(\.sortKey)
+        for entry in state.index.entries(for: document) {
+            let keyStart = (entry.arrayValue?.count ?? 0) + entry.directionalValue.count
+            state.entries.insert(entry.sortKey, keyStart: keyStart)
+            state.byDocument.insert(prefix + entry.sortKey, keyStart: prefix.count + keyStart)
+        }
     }
 }
 
