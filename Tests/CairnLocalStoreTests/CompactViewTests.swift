@@ -140,6 +140,35 @@ struct CompactViewTests {
         }
     }
 
+    /// Random moves and removals with keys released and their ids reused: the queue yields exactly the
+    /// model's orphans in sequence order, with their keys intact.
+    @Test("the orphan queue keeps each orphan's key once, packed, and gives the model's orphans in sequence order")
+    func orphanQueueMatchesModel() throws {
+        var random = SeededRandom(seed: 5)
+        var queue = OrphanQueue()
+        var model: [DocumentKey: UInt64] = [:]
+        let keys = try (0..<400).map { try DocumentKey(parsing: $0 % 2 == 0 ? "orders/o\($0)" : "rooms/__id\($0 % 9)__/messages/m\($0)") }
+        for step in 0..<20_000 {
+            let key = keys[random.below(keys.count)]
+            if random.below(3) == 0 {
+                #expect(queue.remove(key) == (model.removeValue(forKey: key) != nil))
+            } else {
+                queue.set(key, sequence: UInt64(step))
+                model[key] = UInt64(step)
+            }
+            if step % 997 == 0 {
+                #expect(queue.count == model.count)
+                #expect(keys.allSatisfy { queue.sequence(of: $0) == model[$0] })
+            }
+        }
+        let lowest = queue.lowest(Int.max)
+        #expect(lowest.entries.map(\.element) == model.sorted { $0.value < $1.value }.map(\.key))
+        #expect(lowest.entries.map(\.sequence) == model.values.sorted())
+        queue.rebuild { add in for (key, sequence) in model { add(key, sequence / 1_000) } }
+        let ties = model.map { (sequence: $0.value / 1_000, key: $0.key) }.sorted { ($0.sequence, $0.key) < ($1.sequence, $1.key) }
+        #expect(queue.lowest(Int.max).entries.map(\.element) == ties.map(\.key), "rebuilt: ties in key order")
+    }
+
     private static func entry(sequence: UInt64) -> RemoteDocumentEntry {
         RemoteDocumentEntry(
             reference: .memory(Int(sequence)), state: .found, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),

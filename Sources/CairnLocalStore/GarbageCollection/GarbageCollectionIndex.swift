@@ -15,7 +15,7 @@ import CairnModel
 /// ```
 struct GarbageCollectionIndex {
     /// Orphaned documents by orphan sequence number.
-    var orphans = SequenceQueue<DocumentKey>()
+    var orphans = OrphanQueue()
     /// Saved targets that are not active, by sequence number.
     var inactiveTargets = SequenceQueue<Int32>()
     /// During replay only: document → the LSN of the latest event that took it out of a target.

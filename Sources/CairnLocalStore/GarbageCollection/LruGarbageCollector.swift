@@ -58,17 +58,16 @@ final class LruGarbageCollector {
     /// of its latest remote-document event and the latest event that took it out of a target; every saved
     /// target is inactive (activity is session state).
     func rebuild() {
-        var orphans: [(sequence: UInt64, element: DocumentKey)] = []
-        orphans.reserveCapacity(documents.view.foundCount)
         let anyMembers = targets.view.membership.hasMembers
-        documents.view.forEachEntry { key, entry in
-            guard !anyMembers || targets.view.membership.targets(containing: key).isEmpty else { return }
-            orphans.append((max(entry.sequence, index.releasedDuringReplay[key] ?? 0), key))
-        }
+        let released = index.releasedDuringReplay
         // Ties (a removed target's members share its sequence number) in key order, not the hash order of the
-        // views' dictionaries, so that identical caches collect identically (rebuild's sort is stable).
-        orphans.sort { ($0.sequence, $0.element) < ($1.sequence, $1.element) }
-        index.orphans.rebuild(orphans)
+        // views' dictionaries, so that identical caches collect identically.
+        index.orphans.rebuild { add in
+            documents.view.forEachEntry { key, entry in
+                guard !anyMembers || targets.view.membership.targets(containing: key).isEmpty else { return }
+                add(key, max(entry.sequence, released[key] ?? 0))
+            }
+        }
         index.inactiveTargets.rebuild(targets.view.saved.map { ($0.value.data.sequenceNumber, $0.key) })
         index.releasedDuringReplay = [:]
     }
@@ -97,7 +96,7 @@ final class LruGarbageCollector {
         let targetPick = index.inactiveTargets.lowest(n) { targets.view.active[$0] == nil && targets.view.saved[$0] != nil }
         // The test reads the index too: walk a queue moved out of it (no copy: the index's reference is gone).
         var orphans = index.orphans
-        index.orphans = SequenceQueue()
+        index.orphans = OrphanQueue()
         let orphanPick = orphans.lowest(n) { isOrphan($0) && !pinned.contains($0) }
         index.orphans = orphans
         for id in targetPick.refused { index.inactiveTargets.remove(id) }
