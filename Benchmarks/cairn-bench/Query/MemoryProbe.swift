@@ -4,8 +4,10 @@
 // notes its resident size before touching any cache (the baseline: runtime, libraries, the binary), opens the
 // engine's loaded cache (the floor: decodes the corpus into memory), finishes its background work, answers the
 // run's query workloads' queries and the listened chat query twice each, and prints one JSON line with its
-// peak (`VmHWM`) and current (`VmRSS`) resident sizes from /proc/self/status. The parent adds the cache's
-// bytes on disk and reports both per engine and per cached document.
+// peak (`VmHWM`) and current (`VmRSS`) resident sizes from /proc/self/status, and (Cairn) the bytes its bounded
+// caches hold at the end: the log's frame cache and the scans' cache of field values. The parent adds the
+// cache's bytes on disk and reports both per engine and per cached document, Cairn's also beyond its bounded
+// caches.
 
 import CairnModel
 import Foundation
@@ -22,10 +24,19 @@ struct EngineMemory: Codable {
     let residentBytes: Int
     /// The cache's bytes on disk; nil for the in-memory floor.
     var diskBytes: Int?
+    /// Bytes in the engine's bounded caches after the queries (Cairn: SegmentLog's frame cache and the scans'
+    /// cache of decoded field values); nil for engines that do not report them.
+    var frameCacheBytes: Int?
+    var scanCacheBytes: Int?
 
     /// Resident bytes above the baseline per cached document, with the cache open and warm.
     var residentBytesPerDocument: Double { Double(max(0, residentBytes - baselineRSSBytes)) / Double(documents) }
     var diskBytesPerDocument: Double? { diskBytes.map { Double($0) / Double(documents) } }
+    var boundedCacheBytes: Int? { frameCacheBytes.map { $0 + (scanCacheBytes ?? 0) } }
+    /// ``residentBytesPerDocument`` without the bounded caches: what grows with the number of documents.
+    var residentBytesPerDocumentBeyondBoundedCaches: Double? {
+        boundedCacheBytes.map { Double(max(0, residentBytes - baselineRSSBytes - $0)) / Double(documents) }
+    }
 }
 
 enum MemoryProbe {
@@ -41,9 +52,13 @@ enum MemoryProbe {
         for query in queries + [try QueryCatalog.lobbyBySentAt()] {
             for _ in 0..<repeats { _ = try cache.execute(query) }
         }
-        let memory = EngineMemory(
+        var memory = EngineMemory(
             engine: engine.name, documents: corpus.count, baselineRSSBytes: baseline, peakRSSBytes: try status("VmHWM"),
             residentBytes: try status("VmRSS"))
+        if let cairn = cache as? CairnQueryCache {
+            memory.frameCacheBytes = cairn.store.cachedFrameBytes
+            memory.scanCacheBytes = cairn.store.scanCacheBytes
+        }
         try cache.close()
         FileHandle.standardOutput.write(try JSONEncoder().encode(memory) + Data("\n".utf8))
     }

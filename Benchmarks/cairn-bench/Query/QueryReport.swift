@@ -81,12 +81,16 @@ struct QueryReport {
         func mib(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         let text = "\nmemory (one process per engine: open the loaded cache, catch up, answer this run's queries and "
             + "the listened query \(MemoryProbe.repeats) times each; limit: decode the corpus into memory):\n\n"
-        let header = ["engine", "peak RSS", "baseline RSS", "RSS after queries", "resident/doc", "on disk", "disk/doc"]
+        let header = [
+            "engine", "peak RSS", "baseline RSS", "RSS after queries", "resident/doc", "bounded caches", "beyond caches/doc",
+            "on disk", "disk/doc",
+        ]
         let rows = memory.map { entry in
             [
                 entry.engine, mib(entry.peakRSSBytes), mib(entry.baselineRSSBytes), mib(entry.residentBytes),
-                String(format: "%.0f B", entry.residentBytesPerDocument), entry.diskBytes.map(mib) ?? "–",
-                entry.diskBytesPerDocument.map { String(format: "%.0f B", $0) } ?? "–",
+                String(format: "%.0f B", entry.residentBytesPerDocument), entry.boundedCacheBytes.map(mib) ?? "–",
+                entry.residentBytesPerDocumentBeyondBoundedCaches.map { String(format: "%.0f B", $0) } ?? "–",
+                entry.diskBytes.map(mib) ?? "–", entry.diskBytesPerDocument.map { String(format: "%.0f B", $0) } ?? "–",
             ]
         }
         return text + Self.aligned(header: header, rows: rows, leftAlignedLast: false)
@@ -141,6 +145,10 @@ struct QueryReport {
                 "resident_bytes": entry.residentBytes, "resident_bytes_per_document": entry.residentBytesPerDocument,
                 "disk_bytes": entry.diskBytes as Any? ?? NSNull(),
                 "disk_bytes_per_document": entry.diskBytesPerDocument as Any? ?? NSNull(),
+                "frame_cache_bytes": entry.frameCacheBytes as Any? ?? NSNull(),
+                "scan_cache_bytes": entry.scanCacheBytes as Any? ?? NSNull(),
+                "resident_bytes_per_document_beyond_bounded_caches":
+                    entry.residentBytesPerDocumentBeyondBoundedCaches as Any? ?? NSNull(),
             ]
             engines[entry.engine] = values
         }

@@ -16,3 +16,9 @@ extension LocalStore {
     /// The memory, in bytes (estimated), that the scans' cache of field values holds now.
     package var scanCacheBytes: Int { queryEngine.fieldValueCache.bytes }
 }
+
+extension LocalStore {
+    /// The memory, in bytes, that the log's frame cache of decompressed frames holds now (bounded by
+    /// `SegmentLog.Configuration.frameCacheBytes`); 0 in memory mode.
+    package var cachedFrameBytes: Int { events.log?.statistics.cachedFrameBytes ?? 0 }
+}
