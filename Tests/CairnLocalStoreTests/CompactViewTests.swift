@@ -136,7 +136,10 @@ struct CompactViewTests {
             let expected = current.values.flatMap { index.entries(for: $0) }.map(\.sortKey).sorted { $0.lexicographicallyPrecedes($1) }
             let actual = view.entries(of: index)
             #expect(actual.map(\.sortKey) == expected)
-            for entry in actual { #expect(index.entries(for: current[entry.key]!).contains { $0.sortKey == entry.sortKey }) }
+            for entry in actual {
+                let document = try #require(current[entry.key], "an entry of a removed document: \(entry.key)")
+                #expect(index.entries(for: document).contains { $0.sortKey == entry.sortKey })
+            }
         }
     }
 
