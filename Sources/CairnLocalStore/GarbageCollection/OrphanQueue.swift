@@ -1,9 +1,11 @@
 import CairnModel
 
-/// The orphaned documents by sequence number (``GarbageCollectionIndex/orphans``): a ``SequenceQueue`` of small
-/// integer ids, and each orphan's key stored once, as the UTF-8 bytes of its path in one arena, under a stable
-/// id found again through an open-addressing table — no `DocumentKey` (an array of strings) per orphan. Keys
-/// are built only for the entries garbage collection reads.
+/// The orphaned documents by sequence number (``GarbageCollectionIndex/orphans``): ``SequenceQueue``'s sorted
+/// array with lazy deletion, specialised to small integer ids — each orphan's key is stored once, as the UTF-8
+/// bytes of its path in one arena, under a stable id found again through an open-addressing table; its live
+/// sequence number and stamp sit in arrays indexed by that id, and a slot of the array is 16 bytes. No
+/// `DocumentKey` (an array of strings) and no dictionary entry per orphan; keys are built only for the entries
+/// garbage collection reads.
 ///
 /// ```swift
 /// var orphans = OrphanQueue()
@@ -12,50 +14,118 @@ import CairnModel
 /// orphans.remove(key)
 /// ```
 struct OrphanQueue {
+    private struct Slot {
+        var sequence: UInt64
+        /// Tells a live slot from a stale one of the same id: each `set` of an id gives it a new stamp.
+        var stamp: UInt32
+        var id: Int32
+    }
+
     private var keys = InternedKeys()
-    private var queue = SequenceQueue<Int32>()
+    /// Sorted by sequence number; slots before `start` are all stale.
+    private var slots: [Slot] = []
+    private var start = 0
+    /// Per id: the live sequence number and the stamp of the live slot (ids not interned have none).
+    private var sequences: [UInt64] = []
+    private var stamps: [UInt32] = []
 
     /// The number of orphans.
-    var count: Int { queue.count }
+    var count: Int { keys.count }
 
-    func sequence(of key: DocumentKey) -> UInt64? { keys.id(of: key).flatMap { queue.sequence(of: $0) } }
+    func sequence(of key: DocumentKey) -> UInt64? { keys.id(of: key).map { sequences[Int($0)] } }
 
-    func contains(_ key: DocumentKey) -> Bool { sequence(of: key) != nil }
+    func contains(_ key: DocumentKey) -> Bool { keys.id(of: key) != nil }
 
     /// Adds `key` with `sequence`, or moves it there.
     mutating func set(_ key: DocumentKey, sequence: UInt64) {
-        queue.set(keys.intern(key), sequence: sequence)
+        let (id, isNew) = keys.intern(key)
+        if !isNew && sequences[Int(id)] == sequence { return }
+        let slot = stamp(id, sequence)
+        if slots.count == start || slots[slots.count - 1].sequence <= sequence {
+            slots.append(slot)
+        } else if start > 0 && slots[start].sequence >= sequence {
+            start -= 1
+            slots[start] = slot
+        } else {
+            var low = start
+            var high = slots.count
+            while low < high {
+                let middle = (low + high) / 2
+                if slots[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
+            }
+            slots.insert(slot, at: low)
+        }
+        compactIfSparse()
     }
 
     /// Removes `key`; returns whether it was there.
     @discardableResult
     mutating func remove(_ key: DocumentKey) -> Bool {
-        guard let id = keys.id(of: key), queue.remove(id) else { return false }
+        guard let id = keys.id(of: key) else { return false }
         keys.release(id)
+        compactIfSparse()
         return true
     }
 
-    /// ``SequenceQueue/lowest(_:accept:)`` with the orphans' keys.
+    /// The `limit` orphans with the lowest sequence numbers that `accept` takes, ascending; the orphans it
+    /// refused on the way; and how many slots were read (live and stale). Stale slots met at the front are
+    /// dropped for good.
     mutating func lowest(
         _ limit: Int, accept: (DocumentKey) -> Bool = { _ in true }
     ) -> (entries: [(sequence: UInt64, element: DocumentKey)], refused: [DocumentKey], examined: Int) {
-        let interned = keys
-        let pick = queue.lowest(limit) { accept(interned.key($0)) }
-        return (pick.entries.map { ($0.sequence, interned.key($0.element)) }, pick.refused.map(interned.key), pick.examined)
+        var entries: [(sequence: UInt64, element: DocumentKey)] = []
+        var refused: [DocumentKey] = []
+        var examined = 0
+        var index = start
+        while index < slots.count && entries.count < limit {
+            let slot = slots[index]
+            examined += 1
+            if isLive(slot) {
+                let key = keys.key(slot.id)
+                if accept(key) { entries.append((slot.sequence, key)) } else { refused.append(key) }
+            } else if index == start {
+                start += 1
+            }
+            index += 1
+        }
+        return (entries, refused, examined)
     }
 
-    /// Replaces the contents with the orphans `collect` adds (each key once), ordered by sequence number and
-    /// ties in key order, so that identical caches collect identically. Keys are built only to break ties.
+    /// Replaces the contents with the orphans `collect` adds (a key added twice keeps its last sequence
+    /// number), ordered by sequence number and ties in key order, so that identical caches collect identically.
+    /// Keys are built only to break ties.
     mutating func rebuild(_ collect: (_ add: (DocumentKey, UInt64) -> Void) -> Void) {
         keys = InternedKeys()
-        var elements: [(sequence: UInt64, element: Int32)] = []
-        collect { key, sequence in elements.append((sequence, keys.intern(key))) }
+        sequences = []
+        stamps = []
+        slots = []
+        start = 0
+        collect { key, sequence in slots.append(stamp(keys.intern(key).id, sequence)) }
         let interned = keys
-        elements.sort { a, b in
-            a.sequence != b.sequence ? a.sequence < b.sequence : interned.key(a.element) < interned.key(b.element)
+        slots.sort { a, b in a.sequence != b.sequence ? a.sequence < b.sequence : interned.key(a.id) < interned.key(b.id) }
+        compactIfSparse()
+    }
+
+    /// Gives `id` a new stamp and `sequence` as its live number; returns its new live slot.
+    private mutating func stamp(_ id: Int32, _ sequence: UInt64) -> Slot {
+        let index = Int(id)
+        if index == sequences.count {
+            sequences.append(sequence)
+            stamps.append(0)
         }
-        queue = SequenceQueue()
-        queue.rebuild(elements)
+        sequences[index] = sequence
+        stamps[index] &+= 1
+        return Slot(sequence: sequence, stamp: stamps[index], id: id)
+    }
+
+    private func isLive(_ slot: Slot) -> Bool { keys.contains(slot.id) && stamps[Int(slot.id)] == slot.stamp }
+
+    /// Rewrites the array without its stale slots once they are more than the live ones (and some).
+    private mutating func compactIfSparse() {
+        let stored = slots.count - start
+        guard stored > 64 && stored > 2 * keys.count else { return }
+        slots = slots[start...].filter(isLive)
+        start = 0
     }
 }
 
@@ -72,12 +142,18 @@ private struct InternedKeys {
     /// Slot → id + 1 (0: empty); a power of two long.
     private var slots: [Int32] = Array(repeating: 0, count: 16)
 
-    /// The id of `key`, adding it if new.
-    mutating func intern(_ key: DocumentKey) -> Int32 {
+    /// The number of keys interned and not released.
+    var count: Int { starts.count - released.count }
+
+    /// Whether `id` holds a key (it was interned and not released since).
+    func contains(_ id: Int32) -> Bool { Int(id) < lengths.count && lengths[Int(id)] != .max }
+
+    /// The id of `key`, adding it if new, and whether this call added it.
+    mutating func intern(_ key: DocumentKey) -> (id: Int32, isNew: Bool) {
         let path = Array(key.path.canonicalString.utf8)
         return path.withUnsafeBytes { path in
             let (slot, found) = find(path)
-            if found { return slots[slot] - 1 }
+            if found { return (slots[slot] - 1, false) }
             let id: Int32
             if let reused = released.popLast() {
                 id = reused
@@ -90,8 +166,8 @@ private struct InternedKeys {
             }
             arena.append(contentsOf: path)
             slots[slot] = id + 1
-            if (starts.count - released.count) * 4 > slots.count * 3 { rehash(slots.count * 2) }
-            return id
+            if count * 4 > slots.count * 3 { rehash(slots.count * 2) }
+            return (id, true)
         }
     }
 
