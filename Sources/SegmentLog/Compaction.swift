@@ -1,9 +1,10 @@
 // Compaction rewrites sealed segments, keeping only live records, into new sealed segments, then publishes
 // them in the manifest in place of the inputs and deletes the inputs. It is incremental: each `step` does a
-// bounded amount of work, so the owner can interleave it with reads and writes. Crash safety comes from the
-// order of effects: outputs are written and synced before the manifest names them (a crash before leaves
-// orphans, removed on open); inputs are deleted only after the manifest stops naming them (a crash before
-// leaves orphans too). Records keep their kind, key, value and sequence number; only locations change.
+// bounded amount of work, so the owner can interleave it with reads and writes, and the publication's syncs run
+// on the log's publisher queue (CompactionPublication.swift). Crash safety comes from the order of effects:
+// outputs are written and synced before the manifest names them (a crash before leaves orphans, removed on
+// open); inputs are deleted only after the manifest stops naming them (a crash before leaves orphans too).
+// Records keep their kind, key, value and sequence number; only locations change.
 
 import Synchronization
 
@@ -31,7 +32,7 @@ public struct CompactionSummary: Sendable {
 }
 
 /// A compaction in progress. Create with ``SegmentLog/makeCompaction(of:clusterByKey:isLive:)``, then call
-/// ``step(budget:)`` until it returns a summary.
+/// ``step(budget:waitForPublication:)`` until it returns a summary.
 ///
 /// ```swift
 /// let victims = log.compactionCandidates(minimumDeadRatio: 0.5)
@@ -69,6 +70,8 @@ public final class Compaction {
         case scanning(input: Int)
         case copying(next: Int)
         case publishing
+        /// The outputs are written; the publisher queue syncs them and switches the manifest.
+        case awaitingPublication(PendingPublication)
     }
 
     init(
@@ -98,10 +101,28 @@ public final class Compaction {
     /// a walk of its records and copies into an output, so that a step over emptied segments moves further.
     static let skippedFrameWorkDivisor = 8
 
+    /// Whether the outputs are written and the publisher queue is still syncing them and switching the manifest:
+    /// a step now does nothing unless it waits (``step(budget:waitForPublication:)``).
+    public var isAwaitingPublication: Bool {
+        guard case .awaitingPublication(let pending) = phase, case .syncing = pending.wait(timeout: .zero) else { return false }
+        return true
+    }
+
+    /// Waits up to `timeout` for the publication in flight (``isAwaitingPublication``); returns whether it has
+    /// ended, so that the next step finishes the compaction (or reports its failure) without waiting.
+    public func waitForPublication(timeout: Duration) -> Bool {
+        guard case .awaitingPublication(let pending) = phase, case .syncing = pending.wait(timeout: timeout) else { return true }
+        return false
+    }
+
     /// Does up to about `budget` bytes of work (bytes read from inputs or copied to outputs; a frame with
     /// nothing to keep counts as 1/``skippedFrameWorkDivisor`` of its size). Returns the summary once the
     /// outputs are published and the inputs deleted, nil while there is work left.
-    public func step(budget: Int = 4 << 20) throws -> CompactionSummary? {
+    ///
+    /// The publication's syncs (outputs, directory, manifest) run on the log's publisher queue. With
+    /// `waitForPublication` (the default) the step that reaches them waits; without, it returns nil at once
+    /// while they run, and a later step switches the log to the outputs and returns the summary.
+    public func step(budget: Int = 4 << 20, waitForPublication: Bool = true) throws -> CompactionSummary? {
         precondition(!isDone, "this compaction has finished")
         do {
             var work = 0
@@ -130,9 +151,19 @@ public final class Compaction {
                     }
                     phase = .copying(next: next + 1)
                 case .publishing:
-                    let summary = try publish()
-                    isDone = true
-                    return summary
+                    if let out = output { try seal(out) }
+                    phase = .awaitingPublication(log.startPublication(inputs: inputs, outputs: finishedOutputs))
+                case .awaitingPublication(let pending):
+                    switch pending.wait(timeout: waitForPublication ? nil : .zero) {
+                    case .syncing:
+                        return nil
+                    case .failed(let error):
+                        throw error
+                    case .durable:
+                        let summary = try finish()
+                        isDone = true
+                        return summary
+                    }
                 }
             }
             return nil
@@ -209,7 +240,8 @@ public final class Compaction {
                 return state.nextSegmentID
             }
             output = try SegmentBuilder(
-                id: id, cacheID: log.state.withLock { $0.cacheID }, directory: log.directory, configuration: log.configuration)
+                id: id, cacheID: log.state.withLock { $0.cacheID }, directory: log.directory, configuration: log.configuration,
+                synced: false)
         }
         let out = output!
         out.add(view)
@@ -235,28 +267,31 @@ public final class Compaction {
         output = nil
     }
 
-    private func publish() throws -> CompactionSummary {
-        if let out = output { try seal(out) }
-        if !finishedOutputs.isEmpty { try log.fileSystem.syncDirectory(at: log.directory) }
+    /// Switches the log to the durable outputs and deletes the inputs.
+    private func finish() throws -> CompactionSummary {
         let outputs = finishedOutputs
-        let bytesBefore = try log.publishCompaction(inputs: inputs, outputs: outputs, relocations: relocations)
+        let bytesBefore = try log.applyPublication(inputs: inputs, outputs: outputs, relocations: relocations)
         return CompactionSummary(
             inputs: inputs, outputs: outputs.map(\.id), recordsKept: copied, recordsDropped: dropped,
             bytesBefore: bytesBefore, bytesAfter: outputs.reduce(0) { $0 + $1.length }, relocations: relocations)
     }
 
-    /// Removes unpublished outputs and releases the inputs for another compaction. When the log is poisoned
-    /// (a manifest switch failed half-way) the outputs stay: the manifest on disk may name them, and opening
-    /// the log removes them if it does not.
+    /// Removes unpublished outputs and releases the inputs for another compaction, after waiting for a
+    /// publication in flight. When the manifest on disk names the outputs (the publication became durable and
+    /// the log was closed or poisoned before the switch) or may name them (a manifest switch failed half-way:
+    /// the log is poisoned), the outputs stay and the inputs stay taken: opening the log again settles which.
     private func abandon() {
+        var published = false
+        if case .awaitingPublication(let pending) = phase, case .durable = pending.wait(timeout: nil) { published = true }
         var all = finishedOutputs
         if let output { all.append(output) }
         let poisoned = log.state.withLock { $0.poisoned != nil }
         for out in all {
-            if poisoned { try? out.handle.close() } else { out.discard() }
+            if poisoned || published { try? out.handle.close() } else { out.discard() }
         }
         finishedOutputs = []
         output = nil
+        if published { return }
         log.state.withLock { state in
             for id in inputs { state.compacting.remove(id) }
         }
@@ -304,60 +339,5 @@ extension SegmentLog {
         let ordered = state.withLock { state in state.order.filter { segments.contains($0) } }
         let outputSize = min(UInt64(max(outputSegmentSize ?? configuration.segmentTargetSize, 4096)), segmentTargetSize)
         return Compaction(log: self, inputs: ordered, clusterByKey: clusterByKey, outputSegmentSize: outputSize, isLive: isLive)
-    }
-
-    /// Switches the manifest from `inputs` to `outputs`, then deletes the inputs. Returns the inputs' bytes.
-    func publishCompaction(inputs: [UInt32], outputs: [SegmentBuilder], relocations: [Relocation]) throws -> UInt64 {
-        let bytesBefore: UInt64 = try state.withLock { state in
-            try state.checkUsable()
-            // Records were retired because newer ones superseded them. Those newer records must be durable
-            // before the manifest stops naming the old ones, or a crash could lose both (.normal, .none).
-            if state.hasUnsyncedWrites {
-                do {
-                    try state.active.handle.sync()
-                } catch {
-                    state.poisoned = StorageError(.poisoned, "a sync failed before publishing a compaction; reopen the log (\(error))")
-                    throw state.poisoned!
-                }
-                state.hasUnsyncedWrites = false
-                state.lastSync = .now
-                state.syncedEnd = state.active.length
-            }
-            var next = state
-            let position = next.order.firstIndex(of: inputs[0])!
-            var bytes: UInt64 = 0
-            for id in inputs { bytes += next.segments[id]!.length }
-            next.order.removeAll { inputs.contains($0) }
-            next.order.insert(contentsOf: outputs.map(\.id), at: position)
-            for out in outputs {
-                var entry = SegmentEntry(id: out.id, handle: out.handle, isActive: false, length: out.length)
-                entry.noteRecords(count: out.recordCount, bytes: out.recordBytes, minLSN: out.minLSN, maxLSN: out.maxLSN)
-                next.segments[out.id] = entry
-            }
-            // Records retired while they were being copied stay retired at their new place.
-            for move in relocations where state.segments[move.from.segment]!.isRetired(move.from) {
-                _ = next.segments[move.to.segment]!.retire(move.to)
-            }
-            for id in inputs {
-                next.segments[id] = nil
-                next.compacting.remove(id)
-                next.cache.removeSegment(id)
-            }
-            next.generation &+= 1  // informational; a damaged manifest may hold any value
-            do {
-                try next.manifest().write(to: directory, fileSystem: fileSystem)
-            } catch {
-                state.poisoned = StorageError(
-                    .poisoned, "switching the manifest after a compaction failed; reopen the log (\(error))")
-                throw state.poisoned!
-            }
-            state = next
-            return bytes
-        }
-        // The inputs' handles are not closed here: a reader may still be using one (it closes with its last
-        // reference). The manifest no longer names the inputs; if deleting fails they are orphans removed on next open.
-        for id in inputs { try? fileSystem.removeFile(at: segmentPath(id)) }
-        try? fileSystem.syncDirectory(at: directory)
-        return bytesBefore
     }
 }

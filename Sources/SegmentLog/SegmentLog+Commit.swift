@@ -299,8 +299,9 @@ extension SegmentLog {
         next.nextSegmentID = newID + 1
         next.generation &+= 1  // informational; a damaged manifest may hold any value
         next.allocatedEnd = UInt64(SegmentFormat.segmentHeaderSize)
+        next.manifestSequence += 1
         do {
-            try next.manifest().write(to: directory, fileSystem: fileSystem)
+            try writeManifest(next.manifest(), sequence: next.manifestSequence)
         } catch {
             try? handle.close()
             throw error

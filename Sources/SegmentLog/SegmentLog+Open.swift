@@ -72,9 +72,10 @@ extension SegmentLog {
         return manifest
     }
 
-    /// Creates a segment file with its header, synced, and syncs the directory.
+    /// Creates a segment file with its header, synced, and syncs the directory. With `sync` false, neither is
+    /// synced: for a compaction output, which no manifest names before its publication syncs it and the directory.
     static func createSegmentFile(
-        id: UInt32, cacheID: UInt64, in directory: String, fileSystem fs: any FileSystem
+        id: UInt32, cacheID: UInt64, in directory: String, fileSystem fs: any FileSystem, sync: Bool = true
     ) throws -> any StorageFile {
         guard id >= 1 && id <= SegmentFormat.maxSegmentID else {
             throw StorageError(.invalidArgument, "segment ids are used up (\(id)); salvage the log to renumber its segments", path: directory)
@@ -82,8 +83,10 @@ extension SegmentLog {
         let handle = try fs.open(joinPath(directory, SegmentFormat.segmentFileName(id)), .createNew)
         do {
             try handle.write(SegmentFormat.encodeSegmentHeader(id: id, cacheID: cacheID), at: 0)
-            try handle.sync()
-            try fs.syncDirectory(at: directory)
+            if sync {
+                try handle.sync()
+                try fs.syncDirectory(at: directory)
+            }
         } catch {
             try? handle.close()
             throw error

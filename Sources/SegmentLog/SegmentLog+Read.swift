@@ -94,22 +94,32 @@ extension SegmentLog {
         }
     }
 
+    /// Reads and decodes the frame at `offset` of `segment` for a point read: the header and the stored payload
+    /// come in one read of the size frames of this segment typically take (``firstReadSize(of:)``), and a second
+    /// read fetches the rest of a larger frame. The error path alone builds the segment's path.
     private func loadFrame(_ segment: SegmentEntry, offset: UInt32, through index: Int?) throws -> DecodedFrame {
-        let path = segmentPath(segment.id)
         func damaged(_ what: String) -> StorageError {
-            StorageError(.corruption, "segment \(segment.id), frame at offset \(offset): \(what)", path: path, offset: UInt64(offset))
+            StorageError(
+                .corruption, "segment \(segment.id), frame at offset \(offset): \(what)", path: segmentPath(segment.id),
+                offset: UInt64(offset))
         }
-        let headerBytes = try segment.handle.read(at: UInt64(offset), count: SegmentFormat.frameHeaderSize)
-        guard headerBytes.count == SegmentFormat.frameHeaderSize else { throw damaged("header cut short") }
+        let headerSize = SegmentFormat.frameHeaderSize
+        let available = segment.length - UInt64(offset)
+        var bytes = try Self.read(segment.handle, at: UInt64(offset), count: Int(min(UInt64(firstReadSize(of: segment)), available)))
+        guard bytes.count >= headerSize else { throw damaged("header cut short") }
         let header: FrameHeader
-        switch headerBytes.withUnsafeBytes({ FrameHeader.decode($0) }) {
+        switch bytes.withUnsafeBytes({ FrameHeader.decode($0) }) {
         case .failure(let box): throw damaged(box.problem.description)
         case .success(let decoded): header = decoded
         }
-        guard UInt64(offset) + UInt64(header.frameSize) <= segment.length else { throw damaged("frame runs past the segment") }
-        let stored = try segment.handle.read(at: UInt64(offset) + UInt64(SegmentFormat.frameHeaderSize), count: Int(header.storedLength))
-        let result = stored.withUnsafeBytes { stored in
-            if let index {
+        guard UInt64(header.frameSize) <= available else { throw damaged("frame runs past the segment") }
+        if bytes.count < header.frameSize {
+            bytes += try Self.read(segment.handle, at: UInt64(offset) + UInt64(bytes.count), count: header.frameSize - bytes.count)
+        }
+        let result = bytes.withUnsafeBytes { frame in
+            // A short read (the file shrank under us) leaves fewer bytes than storedLength: decoding reports it.
+            let stored = UnsafeRawBufferPointer(rebasing: frame[headerSize..<min(frame.count, header.frameSize)])
+            return if let index {
                 FrameDecoding.decodePrefix(header: header, stored: stored, segment: segment.id, offset: offset, through: index)
             } else {
                 FrameDecoding.decode(header: header, stored: stored, segment: segment.id, offset: offset)
@@ -118,6 +128,23 @@ extension SegmentLog {
         switch result {
         case .failure(let problem): throw damaged(problem.what)
         case .success(let frame): return frame
+        }
+    }
+
+    /// Bytes the first read of a frame cache miss asks for: a frame header and a quarter more than the payload a
+    /// full frame of `segment` stores on average (the frame target size times the segment's ratio of file bytes
+    /// to record bytes), so that one read fetches most frames whole without copying much of the next one.
+    private func firstReadSize(of segment: SegmentEntry) -> Int {
+        let target = Double(configuration.frameTargetSize)
+        let ratio = segment.recordBytes > 0 ? min(Double(segment.length) / Double(segment.recordBytes), 1.1) : 1.1
+        return SegmentFormat.frameHeaderSize + Int(target * ratio * 1.25)
+    }
+
+    /// Up to `count` bytes of `handle` at `offset`, fewer only where the file ends, without zero-filling the
+    /// buffer first.
+    private static func read(_ handle: any StorageFile, at offset: UInt64, count: Int) throws -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try handle.read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// An append-only, LZ4-compressed, checksummed log of records in a directory of segment files.
@@ -32,6 +33,10 @@ public final class SegmentLog: Sendable {
     let directoryLock: (any FileLock)?
     let state: Mutex<State>
     let commitQueue = CommitQueue()
+    /// Serializes manifest writes; holds the number of the last manifest snapshot written (``writeManifest(_:sequence:)``).
+    let manifestWriter = Mutex<UInt64>(0)
+    /// Runs the durable part of compactions' publications (CompactionPublication.swift), one at a time.
+    let publisher = DispatchQueue(label: "cairn.segment-log.publisher")
 
     /// Everything mutable, behind one lock.
     struct State {
@@ -54,16 +59,22 @@ public final class SegmentLog: Sendable {
         var lastSync: ContinuousClock.Instant = .now
         /// Segments currently being compacted, so two compactions never take the same input.
         var compacting: Set<UInt32> = []
+        /// Compactions whose outputs are durable and named by the manifest on disk, not yet switched to here.
+        var readyPublications: [ReadyPublication] = []
+        /// The number of the last manifest snapshot taken (``SegmentLog/writeManifest(_:sequence:)``).
+        var manifestSequence: UInt64 = 0
 
         var active: SegmentEntry {
             get { segments[activeID]! }
             set { segments[activeID] = newValue }
         }
 
+        /// The manifest of this state, with the outputs of ready publications in place of their inputs.
         func manifest() -> Manifest {
-            Manifest(
-                generation: generation, cacheID: cacheID, nextSegmentID: nextSegmentID, lsnFloor: nextLSN,
-                entries: order.map { segments[$0]!.manifestEntry })
+            var entries = order.map { segments[$0]!.manifestEntry }
+            for publication in readyPublications { publication.apply(to: &entries) }
+            return Manifest(
+                generation: generation, cacheID: cacheID, nextSegmentID: nextSegmentID, lsnFloor: nextLSN, entries: entries)
         }
 
         func checkUsable() throws {
@@ -96,6 +107,8 @@ public final class SegmentLog: Sendable {
     /// Closes the log: finishes queued commits, syncs, cuts the preallocated tail and releases the lock.
     /// Further calls throw ``StorageError/Code/closed``. Closing twice is harmless.
     public func close() throws {
+        // A publication in flight finishes first (its syncs and manifest write need the open handles).
+        publisher.sync {}
         if !configuration.readOnly && state.withLock({ !$0.isClosed && $0.poisoned == nil }) {
             try sync()
         }

@@ -24,7 +24,8 @@ final class CairnQueryEngine: QueryEngine {
     }
 
     func load(_ corpus: QueryCorpus, into directory: String) throws {
-        var configuration = SegmentLog.Configuration()
+        // The client's segment size (2 MiB), so the cache is laid out as an app's would be.
+        var configuration = LocalStore.defaultLogConfiguration
         configuration.durability = .none
         let store = try LocalStore.open(at: directory, configuration: configuration)
         try store.setIndexConfiguration(json: QueryCatalog.indexConfiguration)

@@ -35,12 +35,14 @@ final class CompactionCoordinator {
     }
 
     /// Does about `budget` bytes of the compaction in progress, starting one (bounded by one segment's worth
-    /// of bytes) when none is; returns false when there was nothing dirty enough to compact. The compaction
+    /// of bytes) when none is; returns false when there was nothing dirty enough to compact, or (without
+    /// `waitForPublication`) when the compaction in progress waits for its publication's syncs. The compaction
     /// stays in progress across calls, so that garbage-collection rounds share its work: the views and the
-    /// other events keep using the inputs until the step that publishes the outputs.
-    func step(_ log: SegmentLog, minimumDeadRatio: Double, budget: Int) throws -> Bool {
+    /// other events keep using the inputs until the step that switches to the outputs.
+    func step(_ log: SegmentLog, minimumDeadRatio: Double, budget: Int, waitForPublication: Bool = true) throws -> Bool {
         let compaction: Compaction
         if let pending = inProgress {
+            if !waitForPublication && pending.isAwaitingPublication { return false }
             compaction = pending
         } else {
             let segment = UInt64(log.configuration.segmentTargetSize)
@@ -49,7 +51,7 @@ final class CompactionCoordinator {
             }
             compaction = started
         }
-        _ = try advance(compaction, log, budget: budget)
+        _ = try advance(compaction, log, budget: budget, waitForPublication: waitForPublication)
         return true
     }
 
@@ -82,10 +84,12 @@ final class CompactionCoordinator {
     /// One step of `compaction`, kept as the one in progress until it publishes; then the views follow the
     /// moved events and the summary is returned. Removals appended between steps may shadow records the
     /// step copied, so the outputs' ids count as seen (``RemovalRecords``) as soon as they are taken.
-    private func advance(_ compaction: Compaction, _ log: SegmentLog, budget: Int) throws -> CompactionSummary? {
+    private func advance(
+        _ compaction: Compaction, _ log: SegmentLog, budget: Int, waitForPublication: Bool = true
+    ) throws -> CompactionSummary? {
         inProgress = compaction
         do {
-            let summary = try compaction.step(budget: budget)
+            let summary = try compaction.step(budget: budget, waitForPublication: waitForPublication)
             if let highest = compaction.outputIDs.max() { removals.see(segment: highest) }
             guard let summary else { return nil }
             inProgress = nil

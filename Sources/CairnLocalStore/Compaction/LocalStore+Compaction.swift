@@ -21,10 +21,12 @@ extension LocalStore {
         return try compactionCoordinator.compact(log, minimumDeadRatio: minimumDeadRatio, stepBudget: stepBudget)
     }
 
-    /// ``CompactionCoordinator/step(_:minimumDeadRatio:budget:)`` on the cache's log; false in memory mode.
-    func compactStep(minimumDeadRatio: Double, budget: Int) throws -> Bool {
+    /// ``CompactionCoordinator/step(_:minimumDeadRatio:budget:waitForPublication:)`` on the cache's log; false
+    /// in memory mode.
+    func compactStep(minimumDeadRatio: Double, budget: Int, waitForPublication: Bool) throws -> Bool {
         guard let log = events.log else { return false }
-        return try compactionCoordinator.step(log, minimumDeadRatio: minimumDeadRatio, budget: budget)
+        return try compactionCoordinator.step(
+            log, minimumDeadRatio: minimumDeadRatio, budget: budget, waitForPublication: waitForPublication)
     }
 
     /// The eviction and target-removal records still live (tests and diagnostics).

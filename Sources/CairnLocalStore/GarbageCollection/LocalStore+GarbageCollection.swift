@@ -44,7 +44,8 @@ extension LocalStore {
     /// The time a round of the client's scheduled collection works before it returns (issue 17: a listener
     /// queued behind garbage collection waits for one round): evictions stop after half of it, compaction steps
     /// after all of it. Whatever the budget, a round evicts one slice and makes one compaction step, so rounds
-    /// always progress; the last slice, the last step and a compaction's publication (syncs) may run past it.
+    /// always progress; the last slice and the last step may run past it. A compaction's publication syncs on the
+    /// log's publisher queue meanwhile, and a later round switches to its outputs.
     package static let defaultRoundBudget: Duration = .milliseconds(8)
 
     /// Brings the cache's size under `threshold` (Firebase's LRU garbage collector, Docs/LocalStore.md §5): the
@@ -84,7 +85,8 @@ extension LocalStore {
         // The first round's time counts from here: its leading step is part of its stall.
         var start = clock.now
         // Segments already half dead (superseded events, earlier evictions) may be all that is over the threshold.
-        try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
+        let waits = roundBudget == nil
+        try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting, waiting: waits)
         result.bytesAfter = collectableSize() ?? 0
         guard result.bytesAfter > limit else { return result }
         let pinned = try keysUnderPendingWrites()
@@ -100,10 +102,12 @@ extension LocalStore {
             if taken == 0 {
                 // Nothing left to evict: what remains over the threshold is dead records not compacted yet.
                 // Without a time bound, until the threshold (or nothing is dirty); with one, within the round's bounds.
+                // The first step waits for a publication in flight: nothing else is left to make progress with.
                 var steps = 0
                 while result.bytesAfter > limit
                     && (roundBudget == nil || steps < Self.compactionStepsPerSegment && (steps == 0 || hasTime(2))),
-                    try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.minimumDeadRatioToCompact)
+                    try compactPiece(
+                        sealingActiveAbove: limit, minimumDeadRatio: Self.minimumDeadRatioToCompact, waiting: waits || steps == 0)
                 {
                     steps += 1
                     result.bytesAfter = collectableSize() ?? 0
@@ -113,7 +117,7 @@ extension LocalStore {
             result.rounds += 1
             var steps = 0
             while steps < Self.compactionStepsPerSegment && (steps == 0 || hasTime(2)),
-                try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting)
+                try compactPiece(sealingActiveAbove: limit, minimumDeadRatio: Self.deadRatioToCompactWhileEvicting, waiting: waits)
             {
                 steps += 1
                 result.bytesAfter = collectableSize() ?? 0
@@ -175,12 +179,14 @@ extension LocalStore {
     /// `segmentTargetSize`) divided by ``compactionStepsPerSegment``, starting one of the dirtiest segments
     /// with at least `minimumDeadRatio` dead when none is in progress; returns whether it compacted. A round's
     /// time then grows neither with the cache nor with the segment size, and a listener waiting behind it sees
-    /// a bounded stall: only the round whose step finishes a compaction also publishes it (segment swap, view
-    /// relocation, syncs). Persistent mode only; memory drops retired events at once. While the log is over
-    /// `limit`, the active segment is sealed first when it holds dead records: compaction only rewrites
-    /// sealed segments, and a cache smaller than one segment lives entirely in it.
+    /// a bounded stall: the step that finishes copying hands the publication's syncs to the log's publisher
+    /// queue, and the first step after they end switches to the outputs (segment swap, view relocation). Without
+    /// `waiting`, a step while they run does nothing and returns false; with it, the step waits. Persistent mode
+    /// only; memory drops retired events at once. While the log is over `limit`, the active segment is sealed
+    /// first when it holds dead records: compaction only rewrites sealed segments, and a cache smaller than one
+    /// segment lives entirely in it.
     @discardableResult
-    private func compactPiece(sealingActiveAbove limit: UInt64, minimumDeadRatio: Double) throws -> Bool {
+    private func compactPiece(sealingActiveAbove limit: UInt64, minimumDeadRatio: Double, waiting: Bool) throws -> Bool {
         guard let log = events.log else { return false }
         if log.statistics.fileBytes > limit, let active = log.statistics.segments.last(where: \.isActive),
             active.deadRatio >= Self.minimumDeadRatioToCompact
@@ -192,6 +198,6 @@ extension LocalStore {
             }
         }
         let budget = max(log.configuration.segmentTargetSize / Self.compactionStepsPerSegment, 1)
-        return try compactStep(minimumDeadRatio: minimumDeadRatio, budget: budget)
+        return try compactStep(minimumDeadRatio: minimumDeadRatio, budget: budget, waitForPublication: waiting)
     }
 }

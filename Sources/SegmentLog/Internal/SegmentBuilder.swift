@@ -1,10 +1,13 @@
 // Writes a new sealed segment from already-committed records (compaction and salvage). The file is created
-// with its header, frames are appended as they fill, and `seal` syncs it. Until a manifest names it, the
-// file is an orphan that opening the log removes, so a crash at any point is harmless.
+// with its header, frames are appended as they fill, and `seal` syncs it (compaction leaves the syncs to its
+// publication, off the caller's thread). Until a manifest names it, the file is an orphan that opening the log
+// removes, so a crash at any point is harmless.
 
 final class SegmentBuilder {
     let id: UInt32
     let handle: any StorageFile
+    /// Whether creating and sealing the file sync it.
+    let synced: Bool
     private let path: String
     private let fileSystem: any FileSystem
     private var packer: FramePacker
@@ -14,12 +17,15 @@ final class SegmentBuilder {
     private(set) var minLSN = UInt64.max
     private(set) var maxLSN: UInt64 = 0
 
-    init(id: UInt32, cacheID: UInt64, directory: String, configuration: SegmentLog.Configuration) throws {
+    /// With `synced` false, neither creating the file nor ``seal()`` syncs anything: the caller syncs
+    /// the file and the directory before a manifest names it.
+    init(id: UInt32, cacheID: UInt64, directory: String, configuration: SegmentLog.Configuration, synced: Bool = true) throws {
         self.id = id
+        self.synced = synced
         self.fileSystem = configuration.fileSystem
         self.path = joinPath(directory, SegmentFormat.segmentFileName(id))
         self.handle = try SegmentLog.createSegmentFile(
-            id: id, cacheID: cacheID, in: directory, fileSystem: configuration.fileSystem)
+            id: id, cacheID: cacheID, in: directory, fileSystem: configuration.fileSystem, sync: synced)
         self.packer = FramePacker(
             targetSize: configuration.frameTargetSize, compress: configuration.compression,
             baseOffset: UInt64(SegmentFormat.segmentHeaderSize), segment: id)
@@ -41,11 +47,12 @@ final class SegmentBuilder {
         return try write()
     }
 
-    /// Writes everything and syncs the file; returns the new locations not returned before.
+    /// Writes everything and syncs the file (unless made with `synced` false); returns the new locations not
+    /// returned before.
     func seal() throws -> [RecordLocation] {
         packer.finishFrame(commit: true)
         let locations = try write()
-        try handle.sync()
+        if synced { try handle.sync() }
         return locations
     }
 

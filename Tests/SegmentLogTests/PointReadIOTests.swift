@@ -1,0 +1,103 @@
+import CairnTestSupport
+import Synchronization
+import Testing
+@testable import SegmentLog
+
+/// The I/O of a point read that misses the frame cache: one read call fetches a typical frame's header and
+/// payload together; a frame larger than that takes a second read, and the bytes come back as written.
+@Suite("Point reads: read calls per cache miss")
+struct PointReadIOTests {
+    /// A file system that counts the read calls made on the files it opens.
+    final class CountingFileSystem: FileSystem, @unchecked Sendable {
+        let base: SimulatedFileSystem
+        let reads = Atomic<Int>(0)
+
+        init(_ base: SimulatedFileSystem) { self.base = base }
+
+        func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
+        func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
+        func exists(_ path: String) throws -> Bool { try base.exists(path) }
+        func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
+            CountingFile(try base.open(path, mode), reads: self)
+        }
+        func removeFile(at path: String) throws { try base.removeFile(at: path) }
+        func rename(_ source: String, to target: String) throws { try base.rename(source, to: target) }
+        func syncDirectory(at path: String) throws { try base.syncDirectory(at: path) }
+        func lock(_ path: String, owner: String) throws -> any FileLock { try base.lock(path, owner: owner) }
+    }
+
+    final class CountingFile: StorageFile, @unchecked Sendable {
+        let file: any StorageFile
+        let counter: CountingFileSystem
+
+        init(_ file: any StorageFile, reads counter: CountingFileSystem) {
+            self.file = file
+            self.counter = counter
+        }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
+            counter.reads.add(1, ordering: .relaxed)
+            return try file.read(into: buffer, at: offset)
+        }
+        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try file.write(bytes, at: offset) }
+        func size() throws -> UInt64 { try file.size() }
+        func truncate(to size: UInt64) throws { try file.truncate(to: size) }
+        func sync() throws { try file.sync() }
+        func close() throws { try file.close() }
+    }
+
+    static func configuration(_ fs: any FileSystem) -> SegmentLog.Configuration {
+        var configuration = SegmentLog.Configuration()
+        configuration.fileSystem = fs
+        configuration.durability = .none
+        configuration.segmentTargetSize = 1 << 20
+        return configuration
+    }
+
+    @Test("a cold point read of a typical frame makes one read call, not one for the header and one for the payload")
+    func oneReadPerTypicalFrame() throws {
+        let counter = CountingFileSystem(SimulatedFileSystem())
+        var random = SeededRandom(seed: 41)
+        let writer = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
+        var written: [(value: [UInt8], location: RecordLocation)] = []
+        // A commit ends its frame: batches of 15 records of ~1 KiB fill 16 KiB frames, as a bulk load does.
+        for start in stride(from: 0, to: 3000, by: 15) {
+            var batch = WriteBatch()
+            for i in start..<(start + 15) { batch.append(kind: 1, key: bytes("doc/\(i)"), value: documentValue(i, size: 1000, using: &random)) }
+            written += zip(batch.values, try writer.commit(batch)).map { ($0, $1) }
+        }
+        try writer.close()
+        let log = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
+        // One record of each frame, each frame once: every read misses the cache.
+        var seen = Set<[UInt32]>()
+        let firstOfEachFrame = written.filter { seen.insert([$0.location.segment, $0.location.frameOffset]).inserted }
+        #expect(firstOfEachFrame.count > 100, "many frames")
+        let before = counter.reads.load(ordering: .relaxed)
+        for (value, location) in firstOfEachFrame { #expect(try log.read(location).value == value) }
+        let calls = counter.reads.load(ordering: .relaxed) - before
+        #expect(calls < firstOfEachFrame.count * 11 / 10, "\(calls) read calls for \(firstOfEachFrame.count) cold frames")
+        try log.close()
+    }
+
+    @Test("a frame larger than the first read (one big record among small ones) is read whole by a second read")
+    func largeFrameTakesASecondRead() throws {
+        let counter = CountingFileSystem(SimulatedFileSystem())
+        var random = SeededRandom(seed: 42)
+        let writer = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
+        var written: [(value: [UInt8], location: RecordLocation)] = []
+        for start in stride(from: 0, to: 200, by: 10) {
+            var batch = WriteBatch()
+            for i in start..<(start + 10) { batch.append(kind: 1, key: bytes("doc/\(i)"), value: documentValue(i, using: &random)) }
+            written += zip(batch.values, try writer.commit(batch)).map { ($0, $1) }
+        }
+        let big = (0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        written.append((big, try writer.append(kind: 1, key: bytes("big"), value: big)))
+        try writer.close()
+        let log = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
+        let before = counter.reads.load(ordering: .relaxed)
+        #expect(try log.read(written[200].location).value == big)
+        #expect(counter.reads.load(ordering: .relaxed) - before == 2, "the guess, then the rest of the frame")
+        for (value, location) in written { #expect(try log.read(location).value == value) }
+        try log.close()
+    }
+}
