@@ -23,10 +23,21 @@ final class CairnQueryEngine: QueryEngine {
         self.scanCacheBytes = scanCacheBytes
     }
 
-    func load(_ corpus: QueryCorpus, into directory: String) throws {
+    /// The log configuration of a load: SegmentLog's defaults, no syncing.
+    private static var loadConfiguration: SegmentLog.Configuration {
         var configuration = SegmentLog.Configuration()
         configuration.durability = .none
-        let store = try LocalStore.open(at: directory, configuration: configuration)
+        return configuration
+    }
+
+    var layout: String {
+        let log = Self.loadConfiguration
+        return "cairn 1: applyRemoteDocuments in chunks of \(chunk); SegmentLog frames \(log.frameTargetSize) B, "
+            + "segments \(log.segmentTargetSize) B, compression \(log.compression)"
+    }
+
+    func load(_ corpus: QueryCorpus, into directory: String) throws {
+        let store = try LocalStore.open(at: directory, configuration: Self.loadConfiguration)
         try store.setIndexConfiguration(json: QueryCatalog.indexConfiguration)
         var start = 0
         while start < corpus.count {
