@@ -17,7 +17,7 @@ SWIFT ?= swift
 # repository. Clear it with `rm -rf` (Docs/Benchmarks.md, "1M documents").
 CAIRN_BENCH_CACHE ?= $(HOME)/.cache/cairn-bench
 # lru_gc_to_threshold's time cap per run at 1M (SQLite's collector needs hours there).
-BENCH_1M_GC_CAP ?= 300
+BENCH_1M_GC_CAP ?= 180
 
 INTEROP_VENV ?= .venv-interop
 
