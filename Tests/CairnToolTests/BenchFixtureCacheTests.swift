@@ -24,7 +24,7 @@ struct BenchFixtureCacheTests {
 
     /// The engines a run loaded (rather than copied from the cache), from its progress lines.
     static func loaded(_ run: Cairn.Run) -> Set<String> {
-        Set(persistentEngines.filter { run.stderr.contains("loading 1000 documents into \($0)\n") })
+        Set(persistentEngines.filter { run.stderr.contains("loading 1.00k documents into \($0)\n") })
     }
 
     static func reused(_ run: Cairn.Run) -> Set<String> {
