@@ -164,6 +164,7 @@ let package = Package(
                 "CairnLocalStore",
                 "CairnTestSupport",
                 "CLevelDB",
+                "CCRC32C",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

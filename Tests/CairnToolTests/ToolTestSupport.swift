@@ -117,16 +117,17 @@ enum Cairn {
         var stderr: String
     }
 
-    /// Runs `cairn arguments` and waits for it. Output goes through files, so a large dump cannot block it.
-    static func run(_ arguments: [String]) throws -> Run {
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the cairn product first: \(binary) is missing")
+    /// Runs `cairn arguments` (or another of the build's executables) and waits for it. Output goes through
+    /// files, so a large dump cannot block it.
+    static func run(_ arguments: [String], executable: String = binary) throws -> Run {
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "build the products first: \(executable) is missing")
         let scratch = try TemporaryDirectory("run")
         defer { scratch.cleanUp() }
         let out = scratch.path + "/stdout", err = scratch.path + "/stderr"
         _ = FileManager.default.createFile(atPath: out, contents: nil)
         _ = FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))

@@ -15,6 +15,7 @@ final class AndroidSQLiteEngine: QueryEngine {
     let isPersistent = true
     /// Documents per load transaction.
     private let chunk = 5000
+    var layout: String { "sqlite 1: Android schema version 18, \(chunk) documents per load transaction" }
 
     func load(_ corpus: QueryCorpus, into directory: String) throws {
         let queue = try AndroidSchema.open(directory, create: true)

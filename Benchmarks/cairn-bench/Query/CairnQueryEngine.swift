@@ -23,11 +23,22 @@ final class CairnQueryEngine: QueryEngine {
         self.scanCacheBytes = scanCacheBytes
     }
 
-    func load(_ corpus: QueryCorpus, into directory: String) throws {
-        // The client's segment size (2 MiB), so the cache is laid out as an app's would be.
+    /// The log configuration of a load: the client's (2 MiB segments, so the cache is laid out as an app's
+    /// would be), no syncing.
+    private static var loadConfiguration: SegmentLog.Configuration {
         var configuration = LocalStore.defaultLogConfiguration
         configuration.durability = .none
-        let store = try LocalStore.open(at: directory, configuration: configuration)
+        return configuration
+    }
+
+    var layout: String {
+        let log = Self.loadConfiguration
+        return "cairn 1: applyRemoteDocuments in chunks of \(chunk); SegmentLog frames \(log.frameTargetSize) B, "
+            + "segments \(log.segmentTargetSize) B, compression \(log.compression)"
+    }
+
+    func load(_ corpus: QueryCorpus, into directory: String) throws {
+        let store = try LocalStore.open(at: directory, configuration: Self.loadConfiguration)
         try store.setIndexConfiguration(json: QueryCatalog.indexConfiguration)
         var start = 0
         while start < corpus.count {

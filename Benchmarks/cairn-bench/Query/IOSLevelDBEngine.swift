@@ -16,6 +16,7 @@ final class IOSLevelDBEngine: QueryEngine {
     let isPersistent = true
     /// Documents per load batch.
     private let chunk = 5000
+    var layout: String { "leveldb 1: iOS key encoding, \(chunk) documents per write batch" }
 
     func load(_ corpus: QueryCorpus, into directory: String) throws {
         let database = try LevelDB(directory: directory, blockCacheBytes: nil, sync: false)

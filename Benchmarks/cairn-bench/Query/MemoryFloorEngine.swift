@@ -8,6 +8,7 @@ import CairnModel
 final class MemoryFloorEngine: QueryEngine {
     let name = "limit"
     let isPersistent = false
+    let layout = "decoded documents in memory (nothing on disk to cache)"
     private var documentsByCollection: [ResourcePath: [Document]] = [:]
 
     func load(_ corpus: QueryCorpus, into directory: String) throws {

@@ -15,7 +15,9 @@ struct QueryCommand: ParsableCommand {
             Workloads: \(QuerySuite.workloadNames.joined(separator: ", ")). Builds a cache of --docs documents \
             (~1 KiB each; orders, users and rooms/*/messages) in each engine, then runs the engines in turn \
             (cairn 1, sqlite 1, leveldb 1, limit 1, cairn 2, ...). The table shows medians, p95 and ratios; --json and \
-            --svg write the same results. Files live in a temporary directory removed at the end.
+            --svg write the same results. Files live in a temporary directory removed at the end; with \
+            --fixture-cache DIR each engine's loaded cache is kept in DIR and copied from there in later runs \
+            instead of loaded again (Docs/Benchmarks.md says what invalidates an entry).
             """)
 
     @OptionGroup var options: SuiteOptions
@@ -35,6 +37,12 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Comma-separated engines to run (cairn, sqlite, leveldb, limit; default: all), e.g. cairn alone at 1M documents.")
     var engines: String?
 
+    @Option(help: "Keep each engine's loaded cache in this directory and reuse it in later runs (default: load in every run).")
+    var fixtureCache: String?
+
+    @Option(help: "Stop an engine's lru_gc_to_threshold run after this many seconds, reported as not finished (its later runs are skipped; default: no cap).")
+    var gcCapSeconds: Int?
+
     /// The child of the memory measurement: the engine to measure (MemoryProbe.swift).
     @Option(help: .hidden)
     var memoryProbe: String?
@@ -49,6 +57,8 @@ struct QueryCommand: ParsableCommand {
             throw ValidationError("--docs times --scale must be at least 1000 (the listened chat alone holds 1,000 messages)")
         }
         _ = try selectedEngines()
+        if let gcCapSeconds, gcCapSeconds < 1 { throw ValidationError("--gc-cap-seconds must be at least 1") }
+        if let fixtureCache, fixtureCache.isEmpty { throw ValidationError("--fixture-cache needs a directory") }
     }
 
     /// The names given with --engines, checked; nil for all.
@@ -78,7 +88,7 @@ struct QueryCommand: ParsableCommand {
         }
         try QuerySuite(
             options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes,
-            engineNames: try selectedEngines()
+            engineNames: try selectedEngines(), fixtureCache: fixtureCache, gcCapSeconds: gcCapSeconds
         ).run()
     }
 }
@@ -93,6 +103,10 @@ struct QuerySuite {
     let scanCacheBytes: Int?
     /// The engines to run; nil for all.
     let engineNames: Set<String>?
+    /// The fixture cache's directory; nil loads every engine.
+    let fixtureCache: String?
+    /// lru_gc_to_threshold's time cap per run; nil for none.
+    let gcCapSeconds: Int?
 
     static let workloadNames = [
         "query_scan_eq", "query_scan_range_order_limit", "query_index_range_order_limit", "query_index_array_contains",
@@ -103,7 +117,8 @@ struct QuerySuite {
     func run() throws {
         let names = try options.selectedWorkloads(from: Self.workloadNames)
         let scratch = try ScratchDirectory()
-        let fixture = QueryFixture(corpus: QueryCorpus(count: documents), scratch: scratch)
+        let fixture = QueryFixture(
+            corpus: QueryCorpus(count: documents), scratch: scratch, cache: try fixtureCache.map(FixtureCache.init(root:)))
         defer {
             do { try fixture.closeAll() } catch { Console.progress("could not close a cache: \(error)") }
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
@@ -152,7 +167,8 @@ struct QuerySuite {
         case "listener_latency":
             return ListenerLatencyWorkload(query: try QueryCatalog.lobbyBySentAt(), writes: 50, fixture: fixture)
         case "lru_gc_to_threshold":
-            return GarbageCollectionWorkload(query: try QueryCatalog.lobbyBySentAt(), fixture: fixture)
+            return GarbageCollectionWorkload(
+                query: try QueryCatalog.lobbyBySentAt(), fixture: fixture, timeCapSeconds: gcCapSeconds)
         default:
             throw BenchError("workload \(name) is listed but not built")
         }

@@ -7,6 +7,7 @@
 //   rooms/{room}/messages/{id} 30%: the first 1,000 in rooms/lobby (the listened chat), the rest in 200 rooms;
 //                              channel (100 values), author, sentAt, text, reactions{…}
 
+import CCRC32C
 import CairnModel
 import CairnTestSupport
 
@@ -24,6 +25,9 @@ struct QueryCorpus: Sendable {
     static let timeSpan = 10_000_000_000
     /// The version every generated document has.
     static let version = Timestamp(seconds: 1_700_000_000, nanoseconds: 0)
+
+    /// Bump when the generator changes what it generates (the fingerprint also notices most changes by itself).
+    static let generatorVersion = 1
 
     init(count: Int, seed: UInt64 = 7) {
         self.count = count
@@ -68,6 +72,23 @@ struct QueryCorpus: Sendable {
     }
 
     func documents(_ range: Range<Int>) -> [Document] { range.map(document(at:)) }
+
+    /// What a loaded cache of this corpus depends on besides the count: the generator's version, the seed, the
+    /// suite's index configuration and the CRC32C of sample documents (keys and encoded bodies of the first 100
+    /// and of 100 spread over the rest), for the fixture cache's manifests.
+    var fingerprint: String {
+        var crc: UInt32 = 0
+        func extend(_ bytes: [UInt8]) { crc = bytes.withUnsafeBytes { cairn_crc32c_extend(crc, $0.baseAddress, $0.count) } }
+        extend(Array(QueryCatalog.indexConfiguration.utf8))
+        let samples = Set(0..<min(count, 100)).union((0..<100).map { $0 * count / 100 })
+        for index in samples.sorted() {
+            let sample = document(at: index)
+            extend(Array(sample.key.description.utf8))
+            extend(DocumentCodec.encode(sample.data))
+        }
+        return "generator \(Self.generatorVersion), seed \(seed), sample and index configuration CRC32C "
+            + String(crc, radix: 16)
+    }
 
     /// Messages in `rooms/lobby`: ``lobbySize``, or fewer in a corpus under 3,334 documents.
     var lobbyCount: Int { min(Self.lobbySize, (count / 10) * 3 + max(0, count % 10 - 7)) }

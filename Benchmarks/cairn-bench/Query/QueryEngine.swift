@@ -11,6 +11,9 @@ protocol QueryEngine: AnyObject {
     var name: String { get }
     /// Whether the engine keeps a cache on disk (the floor does not: it only answers queries).
     var isPersistent: Bool { get }
+    /// What decides the bytes `load` writes besides the corpus (a layout version and the load's settings); a
+    /// fixture-cache entry loaded under another layout is stale. Bump the version when the load changes.
+    var layout: String { get }
     /// Creates a cache in the empty `directory` holding the corpus' documents as server documents, with the
     /// suite's field indexes configured and built. Setup, not measured.
     func load(_ corpus: QueryCorpus, into directory: String) throws

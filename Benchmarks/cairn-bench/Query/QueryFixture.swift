@@ -2,7 +2,9 @@
 // open cache per engine for the query workloads, and copies of the loaded cache for workloads that change it
 // (listener writes, garbage collection) or must open it themselves (cold open). A loaded cache has one owner
 // at a time (Cairn's LOCK file, SQLite's exclusive locking mode), so the warm cache is closed before the
-// directory is opened or copied by anyone else.
+// directory is opened or copied by anyone else. With a fixture cache (`--fixture-cache`, FixtureCache.swift)
+// a persistent engine's loaded cache is copied from the cache instead of loaded, or stored there after its load;
+// either way the runs work on the scratch directory's copy, never on the cache's.
 
 import Foundation
 
@@ -10,25 +12,44 @@ import Foundation
 final class QueryFixture {
     let corpus: QueryCorpus
     let scratch: ScratchDirectory
+    /// Where loaded caches are kept between runs; nil loads every engine in every run.
+    let cache: FixtureCache?
     private var directories: [String: String] = [:]
     private var warm: [String: any QueryCache] = [:]
 
-    init(corpus: QueryCorpus, scratch: ScratchDirectory) {
+    init(corpus: QueryCorpus, scratch: ScratchDirectory, cache: FixtureCache? = nil) {
         self.corpus = corpus
         self.scratch = scratch
+        self.cache = cache
     }
 
-    /// The directory of `engine`'s loaded cache, loading it on first use.
+    /// The directory of `engine`'s loaded cache, loading it (or copying it from the fixture cache) on first use.
     func directory(for engine: any QueryEngine) throws -> String {
         if let directory = directories[engine.name] { return directory }
         let directory = try scratch.freshDirectory("fixture/\(engine.name)")
-        Console.progress("loading \(Console.compact(Double(corpus.count))) documents into \(engine.name)")
-        let clock = ContinuousClock()
-        let start = clock.now
-        try engine.load(corpus, into: directory)
-        sync()   // as after a copy: no write-back of the load during timed work
-        let size = engine.isPersistent ? ", \(Console.megabytes(scratch.diskBytes(directory))) on disk" : ""
-        Console.progress("loaded \(engine.name) in \(Console.seconds(clock.now - start))\(size)")
+        let identity = engine.isPersistent ? cache.map { _ in
+            FixtureIdentity(engine: engine.name, documents: corpus.count, corpus: corpus.fingerprint, layout: engine.layout)
+        } : nil
+        if let cache, let identity, try cache.restore(identity, into: directory) {
+            sync()
+        } else {
+            Console.progress("loading \(Console.compact(Double(corpus.count))) documents into \(engine.name)")
+            let clock = ContinuousClock()
+            let start = clock.now
+            try engine.load(corpus, into: directory)
+            let elapsed = clock.now - start
+            sync()   // as after a copy: no write-back of the load during timed work
+            let size = engine.isPersistent ? ", \(Console.megabytes(scratch.diskBytes(directory))) on disk" : ""
+            Console.progress("loaded \(engine.name) in \(Console.seconds(elapsed))\(size)")
+            if let cache, let identity {
+                do {
+                    try cache.store(identity, from: directory, loadSeconds: elapsed.seconds)
+                } catch {
+                    Console.progress("fixture cache: could not store \(engine.name)'s loaded cache (\(error)); the run "
+                        + "goes on, the next one loads it again")
+                }
+            }
+        }
         directories[engine.name] = directory
         return directory
     }

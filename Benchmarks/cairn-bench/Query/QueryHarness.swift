@@ -1,7 +1,9 @@
 // How the query suite runs a workload: prepare it for each engine that takes part, then rounds of one run
 // per engine (cairn 1, sqlite 1, leveldb 1, limit 1, cairn 2, ...), so drift on a shared machine spreads over every
 // engine. A run returns measured values (latencies in ms, or one rate) and optionally secondary values (the
-// longest stall of a garbage-collection run).
+// longest stall of a garbage-collection run). A workload with a time cap (lru_gc_to_threshold with
+// --gc-cap-seconds) stops an engine's run at the cap and reports it as not finished; that engine's later runs
+// of the workload are skipped.
 
 /// A workload of the query suite.
 protocol QueryWorkload: AnyObject {
@@ -26,6 +28,8 @@ protocol QueryWorkload: AnyObject {
     func secondary(of runs: [QueryRun]) -> Double?
     /// Engines whose runs did not complete the task (their times are not comparable).
     var failedEngines: Set<String> { get }
+    /// Engines stopped at the workload's time cap, with the cap in seconds: their later runs are skipped.
+    var unfinishedEngines: [String: Int] { get }
 }
 
 extension QueryWorkload {
@@ -36,6 +40,7 @@ extension QueryWorkload {
     func finish(_ engine: any QueryEngine) throws {}
     func secondary(of runs: [QueryRun]) -> Double? { nil }
     var failedEngines: Set<String> { [] }
+    var unfinishedEngines: [String: Int] { [:] }
 }
 
 /// What one run measured.
@@ -52,6 +57,8 @@ struct EngineResult {
     let secondary: Double?
     /// True when the engine did not complete the workload's task.
     let failed: Bool
+    /// The time cap in seconds the engine was stopped at, when it was.
+    var unfinishedWithinSeconds: Int? = nil
 
     var summary: Summary { Summary(values) }
     /// The slow tail: the 95th percentile of times, or the 5th percentile of rates, interpolated.
@@ -104,6 +111,11 @@ enum QueryHarness {
         var measured: [String: [QueryRun]] = [:]
         for number in 1...runs {
             for engine in taking {
+                if let cap = workload.unfinishedEngines[engine.name] {
+                    Console.progress("\(workload.name) run \(number)/\(runs) \(engine.name): skipped (not finished in "
+                        + "\(cap) s in an earlier run)")
+                    continue
+                }
                 let run = try workload.run(engine, number: number)
                 measured[engine.name, default: []].append(run)
                 let median = Summary(run.values).median
@@ -121,7 +133,8 @@ enum QueryHarness {
                 let runs = measured[engine.name] ?? []
                 return EngineResult(
                     engine: engine.name, values: runs.flatMap(\.values), secondary: workload.secondary(of: runs),
-                    failed: workload.failedEngines.contains(engine.name))
+                    failed: workload.failedEngines.contains(engine.name),
+                    unfinishedWithinSeconds: workload.unfinishedEngines[engine.name])
             })
     }
 

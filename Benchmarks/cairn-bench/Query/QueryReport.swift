@@ -3,7 +3,8 @@
 // "leveldb", "limit", "advantage", "advantage_leveldb", "limit_ratio", ...}]}`. Values are medians; `advantage`
 // > 1 means Cairn beats SQLite, `advantage_leveldb` > 1 that it beats LevelDB;
 // `limit_ratio` is Cairn's time over the in-memory floor's; `<engine>_p95` is the slow tail (95th percentile of
-// times, 5th percentile of rates). Absent engines and ratios are JSON null. `memory` holds each engine's
+// times, 5th percentile of rates); `<engine>_not_finished_in_s` is the time cap an engine was stopped at (its
+// value is then the time of the work it did, and `<engine>_failed` is true). Absent engines and ratios are JSON null. `memory` holds each engine's
 // `peak_rss_bytes` and bytes per cached document (resident and on disk), measured in a process of its own.
 
 import Foundation
@@ -41,7 +42,8 @@ struct QueryReport {
         let rows = results.map { result -> [String] in
             func median(_ engine: String) -> String {
                 result.result(engine).map {
-                    Self.format($0.summary.median, unit: result.unit) + ($0.failed ? " (failed)" : "")
+                    if let cap = $0.unfinishedWithinSeconds { return "not finished in \(cap) s" }
+                    return Self.format($0.summary.median, unit: result.unit) + ($0.failed ? " (failed)" : "")
                 } ?? "–"
             }
             func p95(_ engine: String) -> String {
@@ -132,6 +134,7 @@ struct QueryReport {
                 entry["\(engine)_spread"] = ["min": summary.min, "p25": summary.p25, "p75": summary.p75, "max": summary.max]
                 entry["\(engine)_samples"] = measured.values.count
                 entry["\(engine)_failed"] = measured.failed
+                entry["\(engine)_not_finished_in_s"] = measured.unfinishedWithinSeconds ?? NSNull()
                 if let label = result.secondaryLabel, let secondary = measured.secondary {
                     entry["\(engine)_" + label.replacingOccurrences(of: " ", with: "_")] = secondary
                 }
