@@ -285,9 +285,11 @@ public final class Compaction {
         if case .awaitingPublication(let pending) = phase, case .durable = pending.wait(timeout: nil) { published = true }
         var all = finishedOutputs
         if let output { all.append(output) }
-        let poisoned = log.state.withLock { $0.poisoned != nil }
+        // After close() the directory lock is gone and another owner may already use these ids: never unlink
+        // then (opening removes orphans anyway). A poisoned log's manifest may name the outputs.
+        let keepFiles = log.state.withLock { $0.poisoned != nil || $0.isClosed }
         for out in all {
-            if poisoned || published { try? out.handle.close() } else { out.discard() }
+            if keepFiles || published { try? out.handle.close() } else { out.discard() }
         }
         finishedOutputs = []
         output = nil

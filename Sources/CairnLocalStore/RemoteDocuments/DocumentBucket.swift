@@ -85,9 +85,17 @@ struct DocumentBucket {
         return id.withUTF8 { set(entry, for: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Points the entry at `position` at a new event (compaction moved its record).
-    mutating func setReference(_ reference: EventReference, at position: Int) {
-        entries[position].reference = reference
+    /// Points the entry of `id` at `to` if it still points at `from` (compaction moved its record); returns
+    /// whether it did. Called in place through the view's dictionary, so the entries are never copied.
+    mutating func relocate(_ id: UnsafeRawBufferPointer, from: EventReference, to: EventReference) -> Bool {
+        guard let position = position(of: id), entries[position].reference == from else { return false }
+        entries[position].reference = to
+        return true
+    }
+
+    mutating func relocate(_ id: String, from: EventReference, to: EventReference) -> Bool {
+        var id = id
+        return id.withUTF8 { relocate(UnsafeRawBufferPointer($0), from: from, to: to) }
     }
 
     /// Forgets `id`; returns the entry it had.

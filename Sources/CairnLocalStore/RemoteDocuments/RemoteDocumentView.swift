@@ -63,10 +63,9 @@ struct RemoteDocumentView {
     mutating func relocate(_ key: DocumentKey, from: EventReference, to: EventReference) {
         if absent[key]?.reference == from {
             absent[key]!.reference = to
-        } else if let bucket = collections[key.collectionPath], let position = bucket.position(of: key.documentID),
-            bucket.entries[position].reference == from
-        {
-            collections[key.collectionPath]!.setReference(to, at: position)
+        } else {
+            // Through the dictionary's in-place accessor: a bucket bound to a local would be copied by the write.
+            _ = collections[key.collectionPath]?.relocate(key.documentID, from: from, to: to)
         }
     }
 
@@ -75,11 +74,8 @@ struct RemoteDocumentView {
     mutating func relocate(
         collection: ResourcePath, documentID: UnsafeRawBufferPointer, from: EventReference, to: EventReference
     ) {
-        if let bucket = collections[collection], let position = bucket.position(of: documentID),
-            bucket.entries[position].reference == from
-        {
-            collections[collection]!.setReference(to, at: position)
-        } else if !absent.isEmpty {
+        if collections[collection]?.relocate(documentID, from: from, to: to) == true { return }
+        if !absent.isEmpty {
             relocate(DocumentKey(path: collection.appending(String(decoding: documentID, as: UTF8.self))), from: from, to: to)
         }
     }
