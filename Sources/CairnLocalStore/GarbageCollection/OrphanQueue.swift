@@ -14,7 +14,7 @@ import CairnModel
 /// orphans.remove(key)
 /// ```
 struct OrphanQueue {
-    private struct Slot {
+    private struct Slot: SequenceOrderedSlot {
         var sequence: UInt64
         /// Tells a live slot from a stale one of the same id: each `set` of an id gives it a new stamp.
         var stamp: UInt32
@@ -41,20 +41,7 @@ struct OrphanQueue {
         let (id, isNew) = keys.intern(key)
         if !isNew && sequences[Int(id)] == sequence { return }
         let slot = stamp(id, sequence)
-        if slots.count == start || slots[slots.count - 1].sequence <= sequence {
-            slots.append(slot)
-        } else if start > 0 && slots[start].sequence >= sequence {
-            start -= 1
-            slots[start] = slot
-        } else {
-            var low = start
-            var high = slots.count
-            while low < high {
-                let middle = (low + high) / 2
-                if slots[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
-            }
-            slots.insert(slot, at: low)
-        }
+        slots.insertInSequenceOrder(slot, start: &start)
         compactIfSparse()
     }
 
@@ -139,8 +126,8 @@ private struct InternedKeys {
     private var lengths: [UInt32] = []
     private var released: [Int32] = []
     private var garbage = 0
-    /// Slot → id + 1 (0: empty); a power of two long.
-    private var slots: [Int32] = Array(repeating: 0, count: 16)
+    /// Ids by their paths' hashes.
+    private var table = SlotTable(capacity: 16)
 
     /// The number of keys interned and not released.
     var count: Int { starts.count - released.count }
@@ -153,7 +140,7 @@ private struct InternedKeys {
         let path = Array(key.path.canonicalString.utf8)
         return path.withUnsafeBytes { path in
             let (slot, found) = find(path)
-            if found { return (slots[slot] - 1, false) }
+            if found { return (table.value(at: slot), false) }
             let id: Int32
             if let reused = released.popLast() {
                 id = reused
@@ -165,8 +152,8 @@ private struct InternedKeys {
                 lengths.append(UInt32(path.count))
             }
             arena.append(contentsOf: path)
-            slots[slot] = id + 1
-            if count * 4 > slots.count * 3 { rehash(slots.count * 2) }
+            table.store(id, at: slot)
+            if count * 4 > table.capacity * 3 { rehash(table.capacity * 2) }
             return (id, true)
         }
     }
@@ -175,7 +162,7 @@ private struct InternedKeys {
         let path = Array(key.path.canonicalString.utf8)
         return path.withUnsafeBytes { path in
             let (slot, found) = find(path)
-            return found ? slots[slot] - 1 : nil
+            return found ? table.value(at: slot) : nil
         }
     }
 
@@ -190,10 +177,10 @@ private struct InternedKeys {
 
     /// Forgets `id`; it may be given to another key.
     mutating func release(_ id: Int32) {
-        let mask = slots.count - 1
-        var slot = home(of: id)
-        while slots[slot] != id + 1 { slot = (slot + 1) & mask }
-        clear(slot)
+        var moved = SlotTable.empty
+        swap(&moved, &table)
+        moved.clear(moved.slot(holding: id, hash: hash(of: id)), hash: hash(of:))
+        swap(&moved, &table)
         garbage += Int(lengths[Int(id)])
         lengths[Int(id)] = .max
         released.append(id)
@@ -206,45 +193,14 @@ private struct InternedKeys {
     }
 
     private func find(_ path: UnsafeRawBufferPointer) -> (slot: Int, found: Bool) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: ByteKeyTable.hash(path)) & mask
-        while slots[slot] != 0 {
-            if withPath(slots[slot] - 1, { $0.elementsEqual(path) }) { return (slot, true) }
-            slot = (slot + 1) & mask
-        }
-        return (slot, false)
+        table.find(hash: ByteKeyTable.hash(path)) { id in withPath(id) { $0.elementsEqual(path) } }
     }
 
-    private func home(of id: Int32) -> Int {
-        withPath(id) { Int(truncatingIfNeeded: ByteKeyTable.hash($0)) } & (slots.count - 1)
-    }
-
-    /// Empties `slot`, moving later entries of its probe run back so every id stays reachable from its home.
-    private mutating func clear(_ slot: Int) {
-        let mask = slots.count - 1
-        var hole = slot
-        var next = slot
-        while true {
-            next = (next + 1) & mask
-            guard slots[next] != 0 else { break }
-            let home = home(of: slots[next] - 1)
-            let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-            if !stays {
-                slots[hole] = slots[next]
-                hole = next
-            }
-        }
-        slots[hole] = 0
-    }
+    private func hash(of id: Int32) -> UInt64 { withPath(id) { ByteKeyTable.hash($0) } }
 
     private mutating func rehash(_ capacity: Int) {
-        slots = Array(repeating: 0, count: capacity)
-        let mask = capacity - 1
-        for id in starts.indices where lengths[id] != .max {
-            var slot = home(of: Int32(id))
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(id + 1)
-        }
+        let live = starts.indices.filter { lengths[$0] != .max }.map { Int32($0) }
+        table = SlotTable(capacity: capacity, values: live, hash: hash(of:))
     }
 
     /// Copies the paths in use into a new arena, dropping the garbage.

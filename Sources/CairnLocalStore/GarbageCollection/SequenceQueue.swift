@@ -15,7 +15,7 @@
 /// queue.lowest(2).entries.map(\.element)       // ["b", "a"]
 /// ```
 struct SequenceQueue<Element: Hashable> {
-    private struct Slot {
+    private struct Slot: SequenceOrderedSlot {
         var sequence: UInt64
         /// Tells a live slot from a stale one of the same element.
         var stamp: UInt64
@@ -42,20 +42,7 @@ struct SequenceQueue<Element: Hashable> {
         nextStamp += 1
         live[element] = (sequence, nextStamp)
         let slot = Slot(sequence: sequence, stamp: nextStamp, element: element)
-        if slots.count == start || slots[slots.count - 1].sequence <= sequence {
-            slots.append(slot)
-        } else if start > 0 && slots[start].sequence >= sequence {
-            start -= 1
-            slots[start] = slot
-        } else {
-            var low = start
-            var high = slots.count
-            while low < high {
-                let middle = (low + high) / 2
-                if slots[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
-            }
-            slots.insert(slot, at: low)
-        }
+        slots.insertInSequenceOrder(slot, start: &start)
         compactIfSparse()
     }
 

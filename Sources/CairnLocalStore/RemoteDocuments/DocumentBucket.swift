@@ -22,8 +22,8 @@ struct DocumentBucket {
     private var arena: [UInt8] = []
     /// Arena bytes no entry uses any more.
     private var garbage = 0
-    /// Slot → entry position + 1 (0: empty); a power of two long.
-    private var slots: [Int32] = Array(repeating: 0, count: 8)
+    /// Entry positions by their ids' hashes.
+    private var table = SlotTable(capacity: 8)
 
     var count: Int { entries.count }
     var isEmpty: Bool { entries.isEmpty }
@@ -34,9 +34,9 @@ struct DocumentBucket {
         idStarts.reserveCapacity(count)
         idLengths.reserveCapacity(count)
         arena.reserveCapacity(arena.count + idBytes)
-        var capacity = slots.count
+        var capacity = table.capacity
         while count * 4 > capacity * 3 { capacity <<= 1 }
-        if capacity > slots.count { rehash(capacity) }
+        if capacity > table.capacity { rehash(capacity) }
     }
 
     /// The id of the document at `position`, as a string.
@@ -51,7 +51,7 @@ struct DocumentBucket {
     /// The position of the document with id `id`, if present.
     func position(of id: UnsafeRawBufferPointer) -> Int? {
         let (slot, found) = find(id)
-        return found ? Int(slots[slot]) - 1 : nil
+        return found ? Int(table.value(at: slot)) : nil
     }
 
     func position(of id: String) -> Int? {
@@ -66,16 +66,16 @@ struct DocumentBucket {
     mutating func set(_ entry: RemoteDocumentEntry, for id: UnsafeRawBufferPointer) -> RemoteDocumentEntry? {
         let (slot, found) = find(id)
         if found {
-            let position = Int(slots[slot]) - 1
+            let position = Int(table.value(at: slot))
             defer { entries[position] = entry }
             return entries[position]
         }
-        slots[slot] = Int32(entries.count + 1)
+        table.store(Int32(entries.count), at: slot)
         entries.append(entry)
         idStarts.append(UInt32(arena.count))
         idLengths.append(UInt32(id.count))
         arena.append(contentsOf: id)
-        if entries.count * 4 > slots.count * 3 { rehash(slots.count * 2) }
+        if entries.count * 4 > table.capacity * 3 { rehash(table.capacity * 2) }
         return nil
     }
 
@@ -104,13 +104,16 @@ struct DocumentBucket {
         var id = id
         let (slot, found) = id.withUTF8 { find(UnsafeRawBufferPointer($0)) }
         guard found else { return nil }
-        let position = Int(slots[slot]) - 1
+        let position = Int(table.value(at: slot))
         let removed = entries[position]
         garbage += Int(idLengths[position])
-        clear(slot)
+        var moved = SlotTable.empty
+        swap(&moved, &table)
+        moved.clear(slot, hash: hash(of:))
+        swap(&moved, &table)
         let last = entries.count - 1
         if position != last {
-            slots[slotHolding(last)] = Int32(position + 1)
+            table.store(Int32(position), at: table.slot(holding: Int32(last), hash: hash(of: Int32(last))))
             entries[position] = entries[last]
             idStarts[position] = idStarts[last]
             idLengths[position] = idLengths[last]
@@ -124,56 +127,13 @@ struct DocumentBucket {
 
     /// The slot holding `id`, or the empty slot where it would go.
     private func find(_ id: UnsafeRawBufferPointer) -> (slot: Int, found: Bool) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: ByteKeyTable.hash(id)) & mask
-        while true {
-            let stored = Int(slots[slot])
-            if stored == 0 { return (slot, false) }
-            if withID(at: stored - 1, { $0.elementsEqual(id) }) { return (slot, true) }
-            slot = (slot + 1) & mask
-        }
+        table.find(hash: ByteKeyTable.hash(id)) { position in withID(at: Int(position)) { $0.elementsEqual(id) } }
     }
 
-    /// The slot that holds entry `position`.
-    private func slotHolding(_ position: Int) -> Int {
-        let mask = slots.count - 1
-        var slot = home(of: position)
-        while Int(slots[slot]) != position + 1 { slot = (slot + 1) & mask }
-        return slot
-    }
-
-    private func home(of position: Int) -> Int {
-        withID(at: position) { Int(truncatingIfNeeded: ByteKeyTable.hash($0)) } & (slots.count - 1)
-    }
-
-    /// Empties `slot`, moving later entries of its probe run back so every entry stays reachable from its home.
-    private mutating func clear(_ slot: Int) {
-        let mask = slots.count - 1
-        var hole = slot
-        var next = slot
-        while true {
-            next = (next + 1) & mask
-            let stored = Int(slots[next])
-            if stored == 0 { break }
-            let home = home(of: stored - 1)
-            // The entry at `next` may fill the hole unless its home lies cyclically in (hole, next].
-            let stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-            if !stays {
-                slots[hole] = slots[next]
-                hole = next
-            }
-        }
-        slots[hole] = 0
-    }
+    private func hash(of position: Int32) -> UInt64 { withID(at: Int(position)) { ByteKeyTable.hash($0) } }
 
     private mutating func rehash(_ capacity: Int) {
-        slots = Array(repeating: 0, count: capacity)
-        let mask = capacity - 1
-        for position in entries.indices {
-            var slot = home(of: position)
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(position + 1)
-        }
+        table = SlotTable(capacity: capacity, values: entries.indices.lazy.map { Int32($0) }, hash: hash(of:))
     }
 
     /// Copies the ids in use into a new arena, dropping the garbage.
