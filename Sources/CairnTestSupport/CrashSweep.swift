@@ -15,7 +15,9 @@ public enum CrashSweep {
         public var problems: [String] = []
         /// `"absent"` where a crash image lost the interrupted step, `"whole"` where it kept all of it.
         public var outcomes: Set<String> = []
-        /// How many steps had returned at each crash point.
+        /// How many steps had returned at each crash point. `steps.count` is there when a crash point fell in
+        /// background work still running after the last step returned (a compaction's directory sync on the
+        /// log's publisher queue), which a run may or may not reach before its steps end.
         public var interrupted: Set<Int> = []
     }
 

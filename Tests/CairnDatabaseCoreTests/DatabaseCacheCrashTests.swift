@@ -63,6 +63,6 @@ struct DatabaseCacheCrashTests {
         #expect(report.problems == [])
         #expect(report.outcomes == ["whole", "absent", "deferred lost"],
                 "some crashes kept the interrupted step, others lost it, and some lost a finished deferred step")
-        #expect(report.interrupted == Set(0..<steps.count), "the crash points interrupt every step")
+        #expect(report.interrupted.isSuperset(of: 0..<steps.count), "the crash points interrupt every step")
     }
 }

@@ -60,6 +60,6 @@ struct MutationQueueCrashTests: MutationQueueTesting {
             })
         #expect(report.problems == [])
         #expect(report.outcomes == ["whole", "absent"], "some crashes kept the interrupted step, others lost it")
-        #expect(report.interrupted == Set(0..<steps.count), "the crash points interrupt every step")
+        #expect(report.interrupted.isSuperset(of: 0..<steps.count), "the crash points interrupt every step")
     }
 }
