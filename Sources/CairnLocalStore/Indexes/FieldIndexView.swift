@@ -12,7 +12,7 @@ import CairnModel
 /// ```swift
 /// var view = FieldIndexView()
 /// view.replaceIndexes([byAuthor], documentsIn: { group in idsByCollection(of: group) })
-/// view.update(document)                      // on every remote change
+/// view.update(document, previous: .document(old))   // on every remote change
 /// view.readyIndexes                          // [] until the job of byAuthor is done
 /// ```
 struct FieldIndexView {
@@ -20,10 +20,6 @@ struct FieldIndexView {
     struct State {
         let index: FieldIndex
         var entries = SortedEntrySet()
-        /// Each entry again, behind an 8-byte hash of its document's encoded key: the entries of one document
-        /// are one run here (shared only with documents of the same hash, told apart by the key at the end of
-        /// each sort key), so a changed or removed document finds its old entries.
-        var byDocument = SortedEntrySet()
         /// Whether the document key at the end of each sort key is encoded descending.
         var keyDescending: Bool { index.directionalSegments.last?.isDescending ?? false }
     }
@@ -41,6 +37,9 @@ struct FieldIndexView {
 
     private(set) var states: [State] = []
     private(set) var jobs: [BackfillJob] = []
+    /// How many changed or removed documents had a previous version that could not be read, so that their old
+    /// entries were found by scanning the indexes (tests and inspection; 0 on an undamaged log).
+    private(set) var fallbackScans = 0
     /// Whether the query engine creates indexes for slow queries.
     var autoCreationEnabled = false
     /// The current configuration event and its sequence number (replay keeps the newest).
@@ -82,18 +81,40 @@ struct FieldIndexView {
         }
     }
 
-    /// Re-indexes `document` (a remote document's new state) in every index of its collection group, ready or
-    /// not; a document that does not exist leaves them.
-    mutating func update(_ document: Document) {
+    /// Whether an index covers documents of `key`'s collection group (only then does a change need the
+    /// document's previous version).
+    func covers(_ key: DocumentKey) -> Bool {
+        states.contains { Self.sameGroup($0.index, key) }
+    }
+
+    /// The fields the indexes of `key`'s collection group read (what a previous version must provide).
+    func indexedFields(of key: DocumentKey) -> [FieldPath] {
+        var fields: [FieldPath] = []
+        for state in states where Self.sameGroup(state.index, key) {
+            let segments = state.index.directionalSegments + (state.index.arraySegment.map { [$0] } ?? [])
+            for segment in segments where !segment.field.isDocumentKey && !fields.contains(segment.field) {
+                fields.append(segment.field)
+            }
+        }
+        return fields
+    }
+
+    /// Re-indexes a remote document in every index of its collection group, ready or not: the entries of
+    /// `previous` (its state before the change, with at least the indexed fields) go, those of `document` come;
+    /// a document that does not exist has none.
+    mutating func update(_ document: Document, previous: PreviousVersion) {
+        if case .unreadable = previous { fallbackScans += 1 }
         for position in states.indices where Self.sameGroup(states[position].index, document.key) {
-            Self.reindex(&states[position], document.key, document.exists ? document : nil)
+            Self.removeEntries(of: document.key, previous, from: &states[position])
+            for entry in states[position].index.entries(for: document) { Self.insert(entry, into: &states[position]) }
         }
     }
 
-    /// Removes `key` from every index (the document left the cache).
-    mutating func remove(_ key: DocumentKey) {
+    /// Removes the entries of `key` (the document left the cache; `previous` is its last state) from every index.
+    mutating func remove(_ key: DocumentKey, previous: PreviousVersion) {
+        if case .unreadable = previous { fallbackScans += 1 }
         for position in states.indices where Self.sameGroup(states[position].index, key) {
-            Self.reindex(&states[position], key, nil)
+            Self.removeEntries(of: key, previous, from: &states[position])
         }
     }
 
@@ -112,9 +133,11 @@ struct FieldIndexView {
         jobs[job].pending[last].left -= 1
         if jobs[job].pending[last].left == 0 { jobs[job].pending.removeLast() }
         jobs[job].remaining -= 1
+        // The document's entries, if any, are those of its current state already (every change since the job
+        // began was applied to its indexes), so inserting them again changes nothing: no removal is needed.
         for index in jobs[job].indexes {
-            guard let position = states.firstIndex(where: { $0.index == index }) else { continue }
-            Self.reindex(&states[position], key, document)
+            guard let document, let position = states.firstIndex(where: { $0.index == index }) else { continue }
+            for entry in index.entries(for: document) { Self.insert(entry, into: &states[position]) }
         }
         if jobs[job].pending.isEmpty { jobs.remove(at: job) }
     }
@@ -168,28 +191,41 @@ struct FieldIndexView {
 
     private func progress(of job: BackfillJob) -> Double { Double(job.total - job.remaining) / Double(job.total) }
 
-    /// Replaces the entries of `key` in `state` with those of `document` (none for nil).
-    private static func reindex(_ state: inout State, _ key: DocumentKey, _ document: Document?) {
-        var encoder = IndexKeyEncoder()
-        encoder.appendDocumentKey(key, descending: state.keyDescending)
-        let encodedKey = encoder.bytes
-        let hash = encodedKey.withUnsafeBytes { ByteKeyTable.hash($0) }
-        let prefix = (0..<8).map { UInt8(truncatingIfNeeded: hash >> (56 - 8 * $0)) }
-        var old: [[UInt8]] = []
-        state.byDocument.forEach(prefix: prefix) { entry, keyStart in
-            if entry[keyStart...].elementsEqual(encodedKey) { old.append(Array(entry[prefix.count...])) }
-            return true
+    private static func insert(_ entry: IndexEntry, into state: inout State) {
+        state.entries.insert(entry.sortKey, keyStart: (entry.arrayValue?.count ?? 0) + entry.directionalValue.count)
+    }
+
+    /// Removes `key`'s entries from `state`: those computed from its previous version, or, when that version
+    /// could not be read, every entry whose sort key ends in the key's encoding.
+    private static func removeEntries(of key: DocumentKey, _ previous: PreviousVersion, from state: inout State) {
+        switch previous {
+        case .none:
+            return
+        case .document(let document):
+            for entry in state.index.entries(for: document) { state.entries.remove(entry.sortKey) }
+        case .unreadable:
+            // The previous version's frame is damaged (rare): scan the whole index, O(entries), for the entries
+            // whose sort key ends in this document key (compared from each entry's key offset, so exactly).
+            var encoder = IndexKeyEncoder()
+            encoder.appendDocumentKey(key, descending: state.keyDescending)
+            let encodedKey = encoder.bytes
+            var old: [[UInt8]] = []
+            state.entries.forEachEntry { sortKey, keyStart in
+                if sortKey[keyStart...].elementsEqual(encodedKey) { old.append(Array(sortKey)) }
+            }
+            for sortKey in old { state.entries.remove(sortKey) }
         }
-        for sortKey in old {
-            state.entries.remove(sortKey)
-            state.byDocument.remove(prefix + sortKey)
-        }
-        guard let document else { return }
-        for entry in state.index.entries(for: document) {
-            let keyStart = (entry.arrayValue?.count ?? 0) + entry.directionalValue.count
-            state.entries.insert(entry.sortKey, keyStart: keyStart)
-            state.byDocument.insert(prefix + entry.sortKey, keyStart: prefix.count + keyStart)
-        }
+    }
+}
+
+extension FieldIndexView {
+    /// What a changed or removed remote document had in the indexes before the change, as its previous version
+    /// tells: nothing (it did not exist, or is new), the entries of a document, or, when that version could not
+    /// be read back, unknown (the indexes are scanned for its key).
+    enum PreviousVersion {
+        case none
+        case document(Document)
+        case unreadable
     }
 }
 

@@ -62,18 +62,6 @@ final class IndexManager: StoreComponent {
         }
     }
 
-    /// Keeps the field indexes exact after remote documents changed (new versions, tombstones).
-    func update(_ changed: [Document]) {
-        guard !view.indexes.isEmpty else { return }
-        for document in changed { view.update(document) }
-    }
-
-    /// Keeps the field indexes exact after documents left the cache.
-    func remove(_ keys: [DocumentKey]) {
-        guard !view.indexes.isEmpty else { return }
-        for key in keys { view.remove(key) }
-    }
-
     static func describe(
         _ kind: EventKind, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
     ) throws -> (key: String, body: InspectionJSON) {

@@ -177,6 +177,16 @@ struct SortedEntrySet {
         }
     }
 
+    /// Calls `body` with the sort key and document-key offset of every entry, in sort-key order.
+    func forEachEntry(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
+        for chunk in chunks {
+            for position in 0..<chunk.count {
+                let keyStart = Int(chunk.keyStarts[position])
+                chunk.withSortKey(position) { body($0, keyStart) }
+            }
+        }
+    }
+
     /// Every entry, in sort-key order.
     var all: [(sortKey: [UInt8], keyStart: Int)] {
         chunks.flatMap { chunk in (0..<chunk.count).map { (chunk.withSortKey($0) { Array($0) }, Int(chunk.keyStarts[$0])) } }

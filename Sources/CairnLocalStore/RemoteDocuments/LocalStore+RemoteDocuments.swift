@@ -31,25 +31,31 @@ extension LocalStore {
     /// Removes evicted documents from the view. In memory mode the eviction events are dropped at once
     /// (nothing replays them); in the log they stay until they shadow nothing (`RemovalRecords`, §4).
     func noteEvictions(_ keys: [DocumentKey], written: [(reference: EventReference, sequence: UInt64)]) {
+        var removed: [RemoteDocumentEntry?] = []
         for (key, (reference, _)) in zip(keys, written) {
-            if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
+            removed.append(remoteDocuments.remove(key))
             events.removalApplied(reference)
             if case .log(let location) = reference { compactionCoordinator.removals.track(location) }
             collector.noteEvicted(key)
         }
-        indexManager.remove(keys)
+        // The indexes read the removed versions for their entries, so those events are retired after.
+        indexManager.remove(keys, removed: removed, events: events)
+        for case let previous? in removed { events.retire(previous.reference) }
     }
 
     /// Puts written remote-document events into the view, retiring the events they replace.
     func noteRemoteDocuments(_ documents: [Document], written: [(reference: EventReference, sequence: UInt64)]) {
+        var replaced: [RemoteDocumentEntry?] = []
         for (document, (reference, sequence)) in zip(documents, written) {
             let entry = RemoteDocumentEntry(
                 reference: reference, state: document.state, version: document.version, readTime: document.readTime,
                 hasCommittedMutations: document.hasCommittedMutations, sequence: sequence)
-            if let previous = remoteDocuments.set(entry, for: document.key) { events.retire(previous.reference) }
+            replaced.append(remoteDocuments.set(entry, for: document.key))
         }
         collector.noteDocumentsWritten(documents.map(\.key), sequences: written.map(\.sequence))
-        indexManager.update(documents)
+        // The indexes read the replaced versions for their old entries, so those events are retired after.
+        indexManager.update(documents, replaced: replaced, events: events)
+        for case let previous? in replaced { events.retire(previous.reference) }
     }
 
     /// Drops documents from the cache (garbage collection, or a removed target's orphans). A document with a

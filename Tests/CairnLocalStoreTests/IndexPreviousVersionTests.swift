@@ -1,0 +1,141 @@
+import CairnModel
+import CairnTestSupport
+import SegmentLog
+import Testing
+@testable import CairnLocalStore
+
+/// The field indexes keep no per-document copy of their entries: a changed or removed remote document's old
+/// entries are computed from its previous version, read back from the log (or memory) before its event is
+/// retired; when that version cannot be read, a scan of the index for the document's key stands in.
+@Suite("Field indexes: old entries from the previous version")
+struct IndexPreviousVersionTests: IndexTesting, MutationQueueTesting {
+    var byA: FieldIndex { get throws { try FieldIndex(collectionGroup: "c", segments: [.init(field("a"), .ascending)]) } }
+    var byTags: FieldIndex { get throws { try FieldIndex(collectionGroup: "c", segments: [.init(field("tags"), .contains)]) } }
+
+    /// `c/d<number>` with `a` and `tags`, padded with incompressible text so that a commit fills several
+    /// frames and segments.
+    func document(_ number: Int, version: Int64, a: Int64, tags: [String] = []) -> Document {
+        var random = SeededRandom(seed: UInt64(number) << 16 | UInt64(version))
+        let pad = String(decoding: (0..<300).map { _ in UInt8(97 + random.below(26)) }, as: UTF8.self)
+        return found("c/d\(number)", version: version, ["a": .integer(a), "tags": .array(tags.map { .string($0) }), "pad": .string(pad)])
+    }
+
+    func indexed(_ store: LocalStore) throws {
+        try store.setIndexConfiguration(json: configurationJSON([try byA, try byTags]))
+        while try store.backfillIndexes(maxDocuments: 50) > 0 {}
+        #expect(store.fieldIndexStatuses.filter { !$0.isReady }.isEmpty)
+    }
+
+    /// Whether every ready index holds exactly the entries computed from the cached documents `c/d<number>`.
+    func exact(_ store: LocalStore, _ numbers: Range<Int>) throws -> Bool {
+        let remote = try numbers.compactMap { try store.remoteDocument(key("c/d\($0)")) }
+        return store.fieldIndexStatuses.allSatisfy { status in
+            let expected = remote.flatMap(status.index.entries(for:)).map(\.sortKey).sorted { $0.lexicographicallyPrecedes($1) }
+            return status.isReady && store.fieldIndexView.entries(of: status.index).map(\.sortKey) == expected
+        }
+    }
+
+    /// Runs `c where a == value` through the index: the documents found and the index entries read.
+    func byA(_ store: LocalStore, _ value: Int64) throws -> (keys: [String], entriesRead: Int) {
+        let query = try Query(path: ResourcePath(segments: ["c"])).filtered(by: filter("a", .equal, .integer(value)))
+        let answer = try store.executeQuery(query, usePreviousResults: false)
+        #expect(store.lastQueryReport?.path == .index)
+        return (answer.documents.map(\.key.description), store.lastQueryReport?.entriesRead ?? -1)
+    }
+
+    @Test("a changed, acknowledged, deleted or evicted document's old entries leave the index", arguments: StoreMode.allCases)
+    func oldEntriesLeave(mode: StoreMode) throws {
+        let store = try RestartableStore(mode).store
+        try store.applyRemoteDocuments((0..<20).map { document($0, version: 1, a: 1, tags: ["old", "t\($0)"]) })
+        try indexed(store)
+        let entriesBefore = store.fieldIndexStatuses.map(\.entryCount)
+
+        // A remote change, a tombstone, an eviction and an acknowledged write, each from a = 1 to something else.
+        try store.applyRemoteDocuments([document(0, version: 2, a: 2, tags: ["new"])])
+        try store.applyRemoteDocuments([Document(key: key("c/d1"), state: .noDocument, version: time(2), readTime: time(2))])
+        try store.evictDocuments([key("c/d2")])
+        let (batchID, _) = try store.writeLocally([setData("c/d3", ["a": .integer(3), "tags": .array([.string("new")])])], localWriteTime: time(5))
+        let batch = try #require(try store.nextMutationBatch(after: batchID - 1))
+        try store.acknowledgeBatch(try acknowledgement(batch, at: 6))
+
+        #expect(try exact(store, 0..<20))
+        #expect(try byA(store, 1) == ((4..<20).map { "c/d\($0)" }.sorted(), 16), "only the unchanged documents' entries")
+        #expect(try byA(store, 2) == (["c/d0"], 1))
+        #expect(try byA(store, 3) == (["c/d3"], 1))
+        let oldTags = store.fieldIndexView.entries(of: try byTags).filter { ["c/d0", "c/d1", "c/d2", "c/d3"].contains($0.key.description) }
+        #expect(oldTags.count == 2, "d0 and d3 have one entry each (tag new): \(oldTags.map(\.key))")
+        #expect(store.fieldIndexStatuses.map(\.entryCount) == [entriesBefore[0] - 2, entriesBefore[1] - 8 + 2])
+        #expect(store.fieldIndexView.fallbackScans == 0, "every previous version was read")
+    }
+
+    @Test("after a restart the old entries are found from the previous version the log replayed")
+    func afterRestart() throws {
+        let cache = try RestartableStore(.persistent)
+        try cache.store.applyRemoteDocuments((0..<20).map { document($0, version: 1, a: 1, tags: ["old"]) })
+        try indexed(cache.store)
+        try cache.restart()
+        try indexed(cache.store)
+        try cache.store.applyRemoteDocuments((0..<10).map { document($0, version: 2, a: 2) })
+        try cache.store.evictDocuments([key("c/d10")])
+
+        #expect(try exact(cache.store, 0..<20))
+        #expect(try byA(cache.store, 1) == ((11..<20).map { "c/d\($0)" }.sorted(), 9))
+        #expect(cache.store.fieldIndexView.entries(of: try byTags).count == 9)
+        #expect(cache.store.fieldIndexView.fallbackScans == 0)
+    }
+
+    @Test("after compaction moved the previous versions, they are read at their new places")
+    func afterCompaction() throws {
+        let cache = try RestartableStore(.persistent)
+        let store = cache.store
+        // Each document beside one that is overwritten later: compaction rewrites their segments and moves them.
+        try store.applyRemoteDocuments((0..<30).flatMap { [document($0, version: 1, a: 1, tags: ["old"]), document(100 + $0, version: 1, a: 9)] })
+        for version in Int64(2)...4 { try store.applyRemoteDocuments((100..<130).map { document($0, version: version, a: 9) }) }
+        try indexed(store)
+        let before = (0..<30).map { store.remoteDocuments.entry(for: key("c/d\($0)"))!.reference }
+        while try store.compact(minimumDeadRatio: 0.05, stepBudget: 2048) != nil {}
+        let after = (0..<30).map { store.remoteDocuments.entry(for: key("c/d\($0)"))!.reference }
+        #expect(zip(before, after).filter { $0 != $1 }.count > 10, "compaction moved most of the previous versions")
+
+        try store.applyRemoteDocuments((0..<30).map { document($0, version: 7, a: 2) })
+        #expect(try exact(store, 0..<130))
+        #expect(try byA(store, 1) == ([], 0))
+        #expect(store.fieldIndexView.entries(of: try byTags).isEmpty)
+        #expect(store.fieldIndexView.fallbackScans == 0, "no previous version was looked for at its old place")
+    }
+
+    @Test("when the previous version's frame is damaged, a scan of the index for the key removes its old entries")
+    func damagedPreviousVersion() throws {
+        let fs = SimulatedFileSystem()
+        var configuration = smallLog(fs)
+        // No frame cache: every read goes to the (damaged) file.
+        configuration.frameCacheBytes = 0
+        let store = try LocalStore.open(at: "/cache", configuration: configuration)
+        try store.applyRemoteDocuments((0..<12).map { document($0, version: 1, a: 1, tags: ["old", "t\($0)"]) })
+        try indexed(store)
+        guard case .log(let location) = store.remoteDocuments.entry(for: key("c/d5"))!.reference else {
+            Issue.record("a log store")
+            return
+        }
+        let path = "/cache/" + String(repeating: "0", count: 12 - String(location.segment).count) + "\(location.segment).seg"
+        var bytes = try #require(fs.bytes(of: path))
+        bytes[Int(location.frameOffset) + 48] ^= 0x5A
+        fs.setBytes(bytes, of: path)
+        #expect(throws: LocalStoreError.self) { try store.remoteDocument(key("c/d5")) }
+
+        let damagedFrame = (0..<12).filter { number in
+            guard case .log(let other) = store.remoteDocuments.entry(for: key("c/d\(number)"))!.reference else { return false }
+            return other.segment == location.segment && other.frameOffset == location.frameOffset
+        }
+        try store.applyRemoteDocuments(damagedFrame.map { document($0, version: 2, a: 2, tags: ["new"]) })
+        try store.evictDocuments(damagedFrame.contains(11) ? [] : [key("c/d11")])
+
+        #expect(store.fieldIndexView.fallbackScans == damagedFrame.count)
+        let left = (0..<11).filter { !damagedFrame.contains($0) }
+        #expect(try byA(store, 1) == (left.map { "c/d\($0)" }.sorted(), left.count))
+        #expect(try byA(store, 2).keys == damagedFrame.map { "c/d\($0)" }.sorted())
+        let tagged = store.fieldIndexView.entries(of: try byTags)
+        #expect(tagged.filter { damagedFrame.contains(Int($0.key.documentID.dropFirst())!) }.count == damagedFrame.count, "only tag new")
+        #expect(tagged.count == left.count * 2 + damagedFrame.count)
+    }
+}
