@@ -184,7 +184,8 @@ struct FieldIndexView {
         states.map { state in
             let job = jobs.first { $0.indexes.contains(state.index) }
             return FieldIndexStatus(
-                index: state.index, entryCount: state.entries.count, documentsToBackfill: job?.remaining ?? 0,
+                index: state.index, entryCount: state.entries.count, memoryBytes: state.entries.allocatedBytes,
+                documentsToBackfill: job?.remaining ?? 0,
                 documentsBackfilled: job.map { $0.total - $0.remaining } ?? 0)
         }
     }
@@ -240,6 +241,8 @@ package struct FieldIndexStatus: Sendable, Hashable {
     package var index: FieldIndex
     /// Entries in the index (one per document, or one per distinct array element with a contains segment).
     package var entryCount: Int
+    /// The bytes its entries take in memory (the arrays of its entry set, without allocator overhead).
+    package var memoryBytes: Int
     /// Documents of the collection group not indexed yet; the index serves queries once this is 0.
     package var documentsToBackfill: Int
     /// Documents the backfill has indexed since the index was added or the cache opened.

@@ -18,9 +18,10 @@ struct IndexViewEntry {
 /// over the chunks' last keys, then within one chunk, so insert, remove and seek cost O(log n + chunkCapacity)
 /// however large the index grows, and a range scan reads its entries in order.
 ///
-/// A chunk is plain bytes: its sort keys back to back in one array, where each ends, and where the document
-/// key starts in each (a sort key ends with its document's encoded key, so the document is decoded from it
-/// when a scan reaches the entry). No array, key or object per entry.
+/// A chunk (``EntryChunk``) is plain bytes: the prefix its sort keys share, stored once, then the rest of each
+/// back to back, where each ends, and where the document key starts in each (a sort key ends with its
+/// document's encoded key, so the document is decoded from it when a scan reaches the entry). No array, key or
+/// object per entry.
 ///
 /// ```swift
 /// var set = SortedEntrySet()
@@ -34,85 +35,19 @@ struct SortedEntrySet {
     /// Chunks split in two halves of this size when they outgrow twice it.
     static let chunkCapacity = 128
 
-    /// Sorted entries packed in three arrays.
-    private struct Chunk {
-        var bytes: [UInt8] = []
-        /// Where each entry's sort key ends in `bytes` (it starts where the previous one ends).
-        var ends: [UInt32] = []
-        /// Where the document key starts within each entry's sort key.
-        var keyStarts: [UInt32] = []
-
-        var count: Int { ends.count }
-
-        func start(_ position: Int) -> Int { position == 0 ? 0 : Int(ends[position - 1]) }
-
-        func withSortKey<T>(_ position: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-            let start = start(position)
-            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<Int(ends[position])])) }
-        }
-
-        /// The position of the first entry whose key is at or after `sortKey`.
-        func lowerBound(_ sortKey: UnsafeRawBufferPointer) -> Int {
-            var low = 0
-            var high = count
-            while low < high {
-                let middle = (low + high) / 2
-                if withSortKey(middle, { SortedEntrySet.compare($0, sortKey) }) < 0 { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-
-        mutating func insert(_ sortKey: UnsafeRawBufferPointer, keyStart: Int, at position: Int) {
-            // Grow by an eighth, not by doubling: a chunk fills to twice its capacity before it splits, and
-            // doubled arrays would leave a third of the index's memory unused on average.
-            if bytes.capacity < bytes.count + sortKey.count {
-                bytes.reserveCapacity(bytes.count + sortKey.count + max(sortKey.count, bytes.count / 8))
-            }
-            if ends.capacity == ends.count {
-                ends.reserveCapacity(ends.count + max(4, ends.count / 8))
-                keyStarts.reserveCapacity(ends.capacity)
-            }
-            let start = start(position)
-            bytes.insert(contentsOf: sortKey, at: start)
-            for later in position..<count { ends[later] += UInt32(sortKey.count) }
-            ends.insert(UInt32(start + sortKey.count), at: position)
-            keyStarts.insert(UInt32(keyStart), at: position)
-        }
-
-        mutating func remove(at position: Int) {
-            let start = start(position)
-            let length = Int(ends[position]) - start
-            bytes.removeSubrange(start..<(start + length))
-            ends.remove(at: position)
-            keyStarts.remove(at: position)
-            for later in position..<count { ends[later] -= UInt32(length) }
-        }
-
-        /// Moves the entries from `position` on into a new chunk.
-        mutating func split(at position: Int) -> Chunk {
-            let cut = start(position)
-            var tail = Chunk()
-            tail.bytes = Array(bytes[cut...])
-            tail.ends = ends[position...].map { $0 - UInt32(cut) }
-            tail.keyStarts = Array(keyStarts[position...])
-            // Copies, not removeSubrange: the head gives back the room the tail took.
-            bytes = Array(bytes[..<cut])
-            ends = Array(ends[..<position])
-            keyStarts = Array(keyStarts[..<position])
-            return tail
-        }
-    }
-
     /// Non-empty sorted chunks; every key of a chunk sorts before every key of the next.
-    private var chunks: [Chunk] = []
+    private var chunks: [EntryChunk] = []
     private(set) var count = 0
+
+    /// The bytes the entries take in memory: every chunk's allocated arrays (an estimate: no allocator overhead).
+    var allocatedBytes: Int { chunks.reduce(chunks.capacity * MemoryLayout<EntryChunk>.stride) { $0 + $1.allocatedBytes } }
 
     /// Inserts `sortKey`, whose document key starts at `keyStart`; false when it is present already.
     @discardableResult
     mutating func insert(_ sortKey: [UInt8], keyStart: Int) -> Bool {
         sortKey.withUnsafeBytes { sortKey in
             guard !chunks.isEmpty else {
-                var chunk = Chunk()
+                var chunk = EntryChunk()
                 chunk.insert(sortKey, keyStart: keyStart, at: 0)
                 chunks = [chunk]
                 count = 1
@@ -120,7 +55,7 @@ struct SortedEntrySet {
             }
             let chunk = min(chunkIndex(atOrAfter: sortKey), chunks.count - 1)
             let position = chunks[chunk].lowerBound(sortKey)
-            if position < chunks[chunk].count && chunks[chunk].withSortKey(position, { Self.compare($0, sortKey) }) == 0 {
+            if position < chunks[chunk].count && chunks[chunk].compare(position, sortKey) == 0 {
                 return false
             }
             chunks[chunk].insert(sortKey, keyStart: keyStart, at: position)
@@ -139,7 +74,7 @@ struct SortedEntrySet {
             let chunk = chunkIndex(atOrAfter: sortKey)
             guard chunk < chunks.count else { return false }
             let position = chunks[chunk].lowerBound(sortKey)
-            guard position < chunks[chunk].count, chunks[chunk].withSortKey(position, { Self.compare($0, sortKey) }) == 0 else {
+            guard position < chunks[chunk].count, chunks[chunk].compare(position, sortKey) == 0 else {
                 return false
             }
             chunks[chunk].remove(at: position)
@@ -179,29 +114,31 @@ struct SortedEntrySet {
 
     /// Calls `body` with the sort key and document-key offset of every entry, in sort-key order.
     func forEachEntry(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
-        for chunk in chunks {
-            for position in 0..<chunk.count {
-                let keyStart = Int(chunk.keyStarts[position])
-                chunk.withSortKey(position) { body($0, keyStart) }
-            }
+        forEach(from: UnsafeRawBufferPointer(start: nil, count: 0)) { sortKey, keyStart in
+            body(sortKey, keyStart)
+            return true
         }
     }
 
     /// Every entry, in sort-key order.
     var all: [(sortKey: [UInt8], keyStart: Int)] {
-        chunks.flatMap { chunk in (0..<chunk.count).map { (chunk.withSortKey($0) { Array($0) }, Int(chunk.keyStarts[$0])) } }
+        var entries: [(sortKey: [UInt8], keyStart: Int)] = []
+        forEachEntry { entries.append((Array($0), $1)) }
+        return entries
     }
 
-    /// Calls `body` with the entries at or after `lower`, in order, while it returns true.
+    /// Calls `body` with the entries at or after `lower`, in order, while it returns true; each sort key is
+    /// made whole in one buffer, valid only during the call.
     private func forEach(from lower: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) throws -> Bool) rethrows {
         var chunk = chunkIndex(atOrAfter: lower)
         guard chunk < chunks.count else { return }
         var position = chunks[chunk].lowerBound(lower)
+        var sortKey: [UInt8] = []
         while chunk < chunks.count {
             let entries = chunks[chunk]
             while position < entries.count {
-                let keyStart = Int(entries.keyStarts[position])
-                guard try entries.withSortKey(position, { try body($0, keyStart) }) else { return }
+                entries.sortKey(position, into: &sortKey)
+                guard try sortKey.withUnsafeBytes({ try body($0, entries.keyStart(position)) }) else { return }
                 position += 1
             }
             chunk += 1
@@ -215,7 +152,7 @@ struct SortedEntrySet {
         var high = chunks.count
         while low < high {
             let middle = (low + high) / 2
-            if chunks[middle].withSortKey(chunks[middle].count - 1, { Self.compare($0, sortKey) }) < 0 {
+            if chunks[middle].compare(chunks[middle].count - 1, sortKey) < 0 {
                 low = middle + 1
             } else {
                 high = middle
