@@ -138,4 +138,24 @@ struct IndexPreviousVersionTests: IndexTesting, MutationQueueTesting {
         #expect(tagged.filter { damagedFrame.contains(Int($0.key.documentID.dropFirst())!) }.count == damagedFrame.count, "only tag new")
         #expect(tagged.count == left.count * 2 + damagedFrame.count)
     }
+
+    /// The backfill walks the view's own buckets (no copy taken when it began): documents removed while it runs
+    /// leave its work, documents added are indexed by the change itself, and it ends with the index exact.
+    @Test("a backfill racing removals, additions and changes in its collection follows the view, not a copy of it")
+    func backfillFollowsTheView() throws {
+        let store = try RestartableStore(.persistent).store
+        try store.applyRemoteDocuments((0..<200).map { document($0, version: 1, a: 1, tags: ["old"]) })
+        try store.setIndexConfiguration(json: configurationJSON([try byA, try byTags]))
+        try store.backfillIndexes(maxDocuments: 50)
+        #expect(store.fieldIndexStatuses.map(\.documentsToBackfill) == [150, 150])
+        try store.evictDocuments((0..<200).filter { $0 % 2 == 0 }.map { key("c/d\($0)") })
+        try store.backfillIndexes(maxDocuments: 1)
+        let left = try #require(store.fieldIndexStatuses.first?.documentsToBackfill)
+        #expect(left < 100, "the removed documents left the backfill's work: \(left) to go")
+        try store.applyRemoteDocuments((200..<220).map { document($0, version: 1, a: 1) } + [document(1, version: 2, a: 2)])
+        while try store.backfillIndexes(maxDocuments: 7) > 0 {}
+        #expect(store.fieldIndexStatuses.filter { !$0.isReady }.isEmpty)
+        #expect(try exact(store, 0..<220))
+        #expect(try byA(store, 2) == (["c/d1"], 1))
+    }
 }

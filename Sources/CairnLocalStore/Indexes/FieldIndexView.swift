@@ -1,17 +1,17 @@
 import CairnModel
 
 /// The field indexes of the cache (Docs/LocalStore.md §3 and §8): per configured index the ordered set of its
-/// entries over the REMOTE documents (local writes are merged in by the query engine) and which documents have
-/// which entries, and the backfill jobs still to run.
+/// entries over the REMOTE documents (local writes are merged in by the query engine), and the backfill jobs
+/// still to run.
 ///
-/// Entries are not stored in the log: after open, and when indexes are added, the ids of every document of
-/// their collection group are queued in one job per group, and ``LocalStore/backfillIndexes(maxDocuments:)``
+/// Entries are not stored in the log: after open, and when indexes are added, the collections of their
+/// collection group are queued (with their numbers of documents) in one job per group, and ``LocalStore/backfillIndexes(maxDocuments:)``
 /// indexes them a bounded number at a time. Every document change is applied to every index at once (queued
 /// or not), so an index whose job is done is exact; until then queries do not use it.
 ///
 /// ```swift
 /// var view = FieldIndexView()
-/// view.replaceIndexes([byAuthor], documentsIn: { group in idsByCollection(of: group) })
+/// view.replaceIndexes([byAuthor], documentsIn: { group in documentCounts(of: group) })
 /// view.update(document, previous: .document(old))   // on every remote change
 /// view.readyIndexes                          // [] until the job of byAuthor is done
 /// ```
@@ -28,11 +28,16 @@ struct FieldIndexView {
     /// backfills per collection group too): each document is decoded once for all of them.
     struct BackfillJob {
         var indexes: [FieldIndex]
-        /// The collections of the group, each with its documents when the job began (a copy of the view's
-        /// bucket, shared until either changes) and how many of them are still to index (taken from the end).
-        var pending: [(collection: ResourcePath, documents: DocumentBucket, left: Int)]
+        /// The collections of the group and how many of their documents are still to index: the positions below
+        /// `left` in the view's bucket, taken from the end. No copy of a bucket is kept (a change to it would
+        /// copy the whole collection for the backfill's duration): the view appends a new document at the end
+        /// (indexed by the change itself), and a removal moves the last entry into the removed one's place, so
+        /// the positions from `left` on stay indexed whatever changes; a moved entry may be indexed twice, which
+        /// changes nothing.
+        var pending: [(collection: ResourcePath, left: Int)]
+        /// The documents still to index: the sum of `left`.
         var remaining: Int
-        let total: Int
+        var backfilled = 0
     }
 
     private(set) var states: [State] = []
@@ -55,9 +60,9 @@ struct FieldIndexView {
 
     /// Makes `indexes` the configured ones, in that order: indexes already present keep their entries and
     /// backfill, the others are dropped, and the new ones of each collection group start empty with one backfill
-    /// job over the collections and documents `documentsIn(group)` returns (the view's buckets, shared, nothing
-    /// is copied or decoded).
-    mutating func replaceIndexes(_ indexes: [FieldIndex], documentsIn: (String) -> [(collection: ResourcePath, documents: DocumentBucket)]) {
+    /// job over the collections `documentsIn(group)` returns with their numbers of documents (nothing is copied
+    /// or decoded).
+    mutating func replaceIndexes(_ indexes: [FieldIndex], documentsIn: (String) -> [(collection: ResourcePath, count: Int)]) {
         var existing: [FieldIndex: State] = [:]
         for state in states { existing[state.index] = state }
         let kept = Set(indexes)
@@ -75,9 +80,9 @@ struct FieldIndexView {
             return State(index: index)
         }
         for group in groups {
-            let pending = documentsIn(group).filter { !$0.documents.isEmpty }.map { ($0.collection, $0.documents, $0.documents.count) }
-            let count = pending.reduce(0) { $0 + $1.2 }
-            if count > 0 { jobs.append(BackfillJob(indexes: added[group]!, pending: pending, remaining: count, total: count)) }
+            let pending = documentsIn(group).filter { $0.count > 0 }.map { (collection: $0.collection, left: $0.count) }
+            let count = pending.reduce(0) { $0 + $1.left }
+            if count > 0 { jobs.append(BackfillJob(indexes: added[group]!, pending: pending, remaining: count)) }
         }
     }
 
@@ -118,12 +123,25 @@ struct FieldIndexView {
         }
     }
 
-    /// The next document to backfill: the job it belongs to (the least advanced job) and its key, left queued
-    /// until ``backfill(job:_:_:)``; `nil` when every index is ready.
-    func nextToBackfill() -> (job: Int, key: DocumentKey)? {
-        guard let job = jobs.indices.min(by: { progress(of: jobs[$0]) < progress(of: jobs[$1]) }) else { return nil }
-        let (collection, documents, left) = jobs[job].pending[jobs[job].pending.count - 1]
-        return (job, DocumentKey(path: collection.appending(documents.id(at: left - 1))))
+    /// The next document to backfill: the job it belongs to (the least advanced job) and its key, read from the
+    /// view's bucket of its collection (`buckets`), left queued until ``backfill(job:_:_:)``; `nil` when every
+    /// index is ready. Positions that the collection no longer has (documents removed since) are dropped first,
+    /// and a job with none left is done.
+    mutating func nextToBackfill(in buckets: (ResourcePath) -> DocumentBucket?) -> (job: Int, key: DocumentKey)? {
+        while let job = jobs.indices.min(by: { progress(of: jobs[$0]) < progress(of: jobs[$1]) }) {
+            while let (collection, left) = jobs[job].pending.last {
+                let bucket = buckets(collection)
+                let available = min(left, bucket?.count ?? 0)
+                jobs[job].remaining -= left - available
+                if let bucket, available > 0 {
+                    jobs[job].pending[jobs[job].pending.count - 1].left = available
+                    return (job, DocumentKey(path: collection.appending(bucket.id(at: available - 1))))
+                }
+                jobs[job].pending.removeLast()
+            }
+            jobs.remove(at: job)
+        }
+        return nil
     }
 
     /// Indexes `document` (nil when it no longer exists) in every index of the job and takes its key off the
@@ -133,6 +151,7 @@ struct FieldIndexView {
         jobs[job].pending[last].left -= 1
         if jobs[job].pending[last].left == 0 { jobs[job].pending.removeLast() }
         jobs[job].remaining -= 1
+        jobs[job].backfilled += 1
         // The document's entries, if any, are those of its current state already (every change since the job
         // began was applied to its indexes), so inserting them again changes nothing: no removal is needed.
         for index in jobs[job].indexes {
@@ -186,11 +205,11 @@ struct FieldIndexView {
             return FieldIndexStatus(
                 index: state.index, entryCount: state.entries.count, memoryBytes: state.entries.allocatedBytes,
                 documentsToBackfill: job?.remaining ?? 0,
-                documentsBackfilled: job.map { $0.total - $0.remaining } ?? 0)
+                documentsBackfilled: job?.backfilled ?? 0)
         }
     }
 
-    private func progress(of job: BackfillJob) -> Double { Double(job.total - job.remaining) / Double(job.total) }
+    private func progress(of job: BackfillJob) -> Double { Double(job.backfilled) / Double(job.backfilled + job.remaining) }
 
     private static func insert(_ entry: IndexEntry, into state: inout State) {
         state.entries.insert(entry.sortKey, keyStart: (entry.arrayValue?.count ?? 0) + entry.directionalValue.count)

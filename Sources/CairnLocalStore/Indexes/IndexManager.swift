@@ -57,7 +57,7 @@ final class IndexManager: StoreComponent {
         view.autoCreationEnabled = configuration.autoCreationEnabled
         view.replaceIndexes(configuration.indexes) { group in
             (documents.view.groups[group] ?? []).compactMap { collection in
-                documents.view.collections[collection].map { (collection, $0) }
+                documents.view.collections[collection].map { (collection, $0.count) }
             }
         }
     }

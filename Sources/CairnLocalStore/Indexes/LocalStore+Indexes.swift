@@ -87,7 +87,7 @@ extension LocalStore {
     package func backfillIndexes(maxDocuments: Int) throws -> Int {
         try checkOpen()
         var processed = 0
-        while processed < maxDocuments, let (job, key) = fieldIndexView.nextToBackfill() {
+        while processed < maxDocuments, let (job, key) = fieldIndexView.nextToBackfill(in: { remoteDocuments.collections[$0] }) {
             var document: Document?
             if let entry = remoteDocuments.entry(for: key), entry.state == .found {
                 document = try localDocuments.document(key, entry)
