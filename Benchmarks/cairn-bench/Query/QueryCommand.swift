@@ -43,6 +43,10 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Stop an engine's lru_gc_to_threshold run after this many seconds, reported as not finished (its later runs are skipped; default: no cap).")
     var gcCapSeconds: Int?
 
+    /// Milliseconds to sleep after each lru_gc_to_threshold round (tests make a run outlast --gc-cap-seconds).
+    @Option(help: .hidden)
+    var gcRoundPauseMs = 0
+
     /// The child of the memory measurement: the engine to measure (MemoryProbe.swift).
     @Option(help: .hidden)
     var memoryProbe: String?
@@ -58,6 +62,7 @@ struct QueryCommand: ParsableCommand {
         }
         _ = try selectedEngines()
         if let gcCapSeconds, gcCapSeconds < 1 { throw ValidationError("--gc-cap-seconds must be at least 1") }
+        if gcRoundPauseMs < 0 { throw ValidationError("--gc-round-pause-ms must not be negative") }
         if let fixtureCache, fixtureCache.isEmpty { throw ValidationError("--fixture-cache needs a directory") }
     }
 
@@ -88,7 +93,8 @@ struct QueryCommand: ParsableCommand {
         }
         try QuerySuite(
             options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes,
-            engineNames: try selectedEngines(), fixtureCache: fixtureCache, gcCapSeconds: gcCapSeconds
+            engineNames: try selectedEngines(), fixtureCache: fixtureCache, gcCapSeconds: gcCapSeconds,
+            gcRoundPauseMilliseconds: gcRoundPauseMs
         ).run()
     }
 }
@@ -107,6 +113,8 @@ struct QuerySuite {
     let fixtureCache: String?
     /// lru_gc_to_threshold's time cap per run; nil for none.
     let gcCapSeconds: Int?
+    /// Milliseconds slept after each lru_gc_to_threshold round (tests of the cap); 0 for none.
+    let gcRoundPauseMilliseconds: Int
 
     static let workloadNames = [
         "query_scan_eq", "query_scan_range_order_limit", "query_index_range_order_limit", "query_index_array_contains",
@@ -168,7 +176,8 @@ struct QuerySuite {
             return ListenerLatencyWorkload(query: try QueryCatalog.lobbyBySentAt(), writes: 50, fixture: fixture)
         case "lru_gc_to_threshold":
             return GarbageCollectionWorkload(
-                query: try QueryCatalog.lobbyBySentAt(), fixture: fixture, timeCapSeconds: gcCapSeconds)
+                query: try QueryCatalog.lobbyBySentAt(), fixture: fixture, timeCapSeconds: gcCapSeconds,
+                roundPauseMilliseconds: gcRoundPauseMilliseconds)
         default:
             throw BenchError("workload \(name) is listed but not built")
         }

@@ -3,10 +3,12 @@
 // rounds. Between rounds the listened query runs, as a listener's event would on the same serial queue; the
 // stall it sees is the longest round. The time is the sum of the rounds. With a time cap (--gc-cap-seconds) a run
 // that has not reached the threshold when the cap has passed stops there: the engine is reported as not finished
-// in that many seconds and its later runs are skipped (SQLite's collector needs hours at 1M documents).
+// in that many seconds and its later runs are skipped (SQLite's collector needs hours at 1M documents). A hidden
+// --gc-round-pause-ms sleeps after each round, outside its time, so that tests can make a run outlast the cap.
 
 import CairnLocalStore
 import CairnModel
+import Foundation
 
 /// Collects a fresh copy of the cache down to half its size, per run.
 final class GarbageCollectionWorkload: QueryWorkload {
@@ -22,14 +24,17 @@ final class GarbageCollectionWorkload: QueryWorkload {
     private let query: Query
     /// Seconds after which a run stops unfinished; nil runs to the threshold (or ``maximumRounds``).
     private let timeCapSeconds: Int?
+    /// Milliseconds slept after each round (tests of the cap); not counted in the round's time.
+    private let roundPauseMilliseconds: Int
     /// Rounds after which a run stops (a collector that cannot reach the threshold): 2,000, or one per 100
     /// documents in larger caches (a round collects at most 1,000 sequence numbers, fewer when its time budget ends it).
     let maximumRounds: Int
 
-    init(query: Query, fixture: QueryFixture, timeCapSeconds: Int? = nil) {
+    init(query: Query, fixture: QueryFixture, timeCapSeconds: Int? = nil, roundPauseMilliseconds: Int = 0) {
         self.query = query
         self.fixture = fixture
         self.timeCapSeconds = timeCapSeconds
+        self.roundPauseMilliseconds = roundPauseMilliseconds
         maximumRounds = max(2000, fixture.corpus.count / 100)
         description = "A cache of \(Console.compact(Double(fixture.corpus.count))) documents, every one orphaned but the "
             + "\(QueryCorpus.lobbySize) of a listened query, collected to half its size in rounds of the "
@@ -71,6 +76,7 @@ final class GarbageCollectionWorkload: QueryWorkload {
                 throw BenchError("\(name): \(engine.name) collected documents of the listened query")
             }
             if !collected { break }
+            if roundPauseMilliseconds > 0 { Thread.sleep(forTimeInterval: Double(roundPauseMilliseconds) / 1000) }
         }
         let after = try cache.cacheBytes()
         let outcome = after <= threshold ? "reached the threshold"
