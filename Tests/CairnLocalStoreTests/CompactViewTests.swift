@@ -124,14 +124,14 @@ struct CompactViewTests {
             let previous: FieldIndexView.PreviousVersion =
                 random.below(8) == 0 ? .unreadable : current[key].map { .document($0) } ?? .none
             if random.below(4) == 0 {
-                view.remove(key, previous: previous)
+                view.remove([key], previous: [previous])
                 current[key] = nil
             } else {
                 let tags = (0..<random.below(4)).map { _ in Value.string("t\(random.below(6))") }
                 let document = Document(
                     key: key, state: .found, version: time(Int64(step + 1)), readTime: time(Int64(step + 1)),
                     data: ObjectValue(["tags": .array(tags), "amount": .integer(Int64(random.below(50)))]))
-                view.update(document, previous: previous)
+                view.update([document], previous: [previous])
                 current[key] = document
             }
         }

@@ -62,7 +62,7 @@ struct IndexEntryChunkTests {
             let document = Document(
                 key: try DocumentKey(parsing: "orders/" + String(id)), state: .found, version: time(1),
                 data: ObjectValue(["tags": .array(tags)]))
-            view.update(document, previous: .none)
+            view.update([document], previous: [.none])
         }
         let status = try #require(view.statuses.first)
         #expect(status.entryCount == 20_000)

@@ -139,6 +139,45 @@ struct IndexPreviousVersionTests: IndexTesting, MutationQueueTesting {
         #expect(tagged.count == left.count * 2 + damagedFrame.count)
     }
 
+    /// The path of the segment file holding `location` in a cache at /cache.
+    func segmentPath(_ location: RecordLocation) -> String {
+        "/cache/" + String(repeating: "0", count: 12 - String(location.segment).count) + "\(location.segment).seg"
+    }
+
+    @Test("a damaged frame's documents cost one scan per index for the whole batch, and no frame is read twice or cached")
+    func damagedFrameInOneBatch() throws {
+        let fs = SimulatedFileSystem()
+        let store = try LocalStore.open(at: "/cache", configuration: smallLog(fs))
+        // Indexed while empty: the documents' entries come from their changes, so no read fills the frame cache.
+        try indexed(store)
+        try store.applyRemoteDocuments((0..<30).map { document($0, version: 1, a: 1, tags: ["old", "t\($0)"]) })
+        let locations = (0..<30).compactMap { number -> RecordLocation? in
+            guard case .log(let location)? = store.remoteDocuments.entry(for: key("c/d\(number)"))?.reference else { return nil }
+            return location
+        }
+        try #require(locations.count == 30, "a log store")
+        let damaged = locations[10]
+        let inDamagedFrame = (0..<30).filter { locations[$0].segment == damaged.segment && locations[$0].frameOffset == damaged.frameOffset }
+        #expect(inDamagedFrame.count >= 2, "several documents in the damaged frame")
+        var bytes = try #require(fs.bytes(of: segmentPath(damaged)))
+        bytes[Int(damaged.frameOffset) + 48] ^= 0x5A
+        fs.setBytes(bytes, of: segmentPath(damaged))
+        let log = try #require(store.events.log)
+        let before = log.statistics
+        #expect(before.cachedFrameBytes == 0)
+
+        try store.applyRemoteDocuments((0..<30).map { document($0, version: 2, a: 2, tags: ["new"]) })
+
+        let frames = Set(locations.map { [$0.segment, $0.frameOffset] })
+        #expect(log.statistics.cacheMisses - before.cacheMisses == frames.count, "each frame read once, the damaged one too")
+        #expect(log.statistics.cachedFrameBytes == 0, "no frame read for the previous versions was cached")
+        #expect(store.fieldIndexView.fallbackScans == inDamagedFrame.count)
+        #expect(store.fieldIndexView.fallbackIndexScans == 2, "one scan of each of the two indexes")
+        #expect(try exact(store, 0..<30))
+        #expect(try byA(store, 1) == ([], 0))
+        #expect(store.fieldIndexView.entries(of: try byTags).count == 30, "tag new only")
+    }
+
     /// The backfill walks the view's own buckets (no copy taken when it began): documents removed while it runs
     /// leave its work, documents added are indexed by the change itself, and it ends with the index exact.
     @Test("a backfill racing removals, additions and changes in its collection follows the view, not a copy of it")

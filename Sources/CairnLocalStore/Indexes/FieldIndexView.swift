@@ -12,7 +12,7 @@ import CairnModel
 /// ```swift
 /// var view = FieldIndexView()
 /// view.replaceIndexes([byAuthor], documentsIn: { group in documentCounts(of: group) })
-/// view.update(document, previous: .document(old))   // on every remote change
+/// view.update([document], previous: [.document(old)])   // on every remote change
 /// view.readyIndexes                          // [] until the job of byAuthor is done
 /// ```
 struct FieldIndexView {
@@ -45,6 +45,8 @@ struct FieldIndexView {
     /// How many changed or removed documents had a previous version that could not be read, so that their old
     /// entries were found by scanning the indexes (tests and inspection; 0 on an undamaged log).
     private(set) var fallbackScans = 0
+    /// How many index scans those documents took: one per index of their collection groups per batch of changes.
+    private(set) var fallbackIndexScans = 0
     /// Whether the query engine creates indexes for slow queries.
     var autoCreationEnabled = false
     /// The current configuration event and its sequence number (replay keeps the newest).
@@ -104,22 +106,27 @@ struct FieldIndexView {
         return fields
     }
 
-    /// Re-indexes a remote document in every index of its collection group, ready or not: the entries of
-    /// `previous` (its state before the change, with at least the indexed fields) go, those of `document` come;
-    /// a document that does not exist has none.
-    mutating func update(_ document: Document, previous: PreviousVersion) {
-        if case .unreadable = previous { fallbackScans += 1 }
-        for position in states.indices where Self.sameGroup(states[position].index, document.key) {
-            Self.removeEntries(of: document.key, previous, from: &states[position])
-            for entry in states[position].index.entries(for: document) { Self.insert(entry, into: &states[position]) }
+    /// Re-indexes remote documents (each key once) in every index of their collection group, ready or not: the
+    /// entries of `previous[i]` (the state of `documents[i]` before the change, with at least the indexed fields)
+    /// go, those of `documents[i]` come; a document that does not exist has none.
+    mutating func update(_ documents: [Document], previous: [PreviousVersion]) {
+        removeUnreadable(documents.map(\.key), previous)
+        for (document, previous) in zip(documents, previous) {
+            for position in states.indices where Self.sameGroup(states[position].index, document.key) {
+                Self.removeEntries(previous, from: &states[position])
+                for entry in states[position].index.entries(for: document) { Self.insert(entry, into: &states[position]) }
+            }
         }
     }
 
-    /// Removes the entries of `key` (the document left the cache; `previous` is its last state) from every index.
-    mutating func remove(_ key: DocumentKey, previous: PreviousVersion) {
-        if case .unreadable = previous { fallbackScans += 1 }
-        for position in states.indices where Self.sameGroup(states[position].index, key) {
-            Self.removeEntries(of: key, previous, from: &states[position])
+    /// Removes the entries of `keys` (each once; documents that left the cache, `previous[i]` the last state of
+    /// `keys[i]`) from every index.
+    mutating func remove(_ keys: [DocumentKey], previous: [PreviousVersion]) {
+        removeUnreadable(keys, previous)
+        for (key, previous) in zip(keys, previous) {
+            for position in states.indices where Self.sameGroup(states[position].index, key) {
+                Self.removeEntries(previous, from: &states[position])
+            }
         }
     }
 
@@ -215,26 +222,50 @@ struct FieldIndexView {
         state.entries.insert(entry.sortKey, keyStart: (entry.arrayValue?.count ?? 0) + entry.directionalValue.count)
     }
 
-    /// Removes `key`'s entries from `state`: those computed from its previous version, or, when that version
-    /// could not be read, every entry whose sort key ends in the key's encoding.
-    private static func removeEntries(of key: DocumentKey, _ previous: PreviousVersion, from state: inout State) {
-        switch previous {
-        case .none:
-            return
-        case .document(let document):
-            for entry in state.index.entries(for: document) { state.entries.remove(entry.sortKey) }
-        case .unreadable:
-            // The previous version's frame is damaged (rare): scan the whole index, O(entries), for the entries
-            // whose sort key ends in this document key (compared from each entry's key offset, so exactly).
-            var encoder = IndexKeyEncoder()
-            encoder.appendDocumentKey(key, descending: state.keyDescending)
-            let encodedKey = encoder.bytes
+    /// Removes the entries computed from a previous version that was read (an unreadable one's entries are
+    /// gone already: ``removeUnreadable(_:_:)``).
+    private static func removeEntries(_ previous: PreviousVersion, from state: inout State) {
+        guard case .document(let document) = previous else { return }
+        for entry in state.index.entries(for: document) { state.entries.remove(entry.sortKey) }
+    }
+
+    /// Removes every entry of the documents among `keys` whose previous version could not be read (rare: its
+    /// frame is damaged): one scan per index of their collection groups, O(entries) whatever their number, for
+    /// the entries whose sort key ends in one of their keys' encodings (compared from each entry's key offset,
+    /// so exactly).
+    private mutating func removeUnreadable(_ keys: [DocumentKey], _ previous: [PreviousVersion]) {
+        var unreadable: [DocumentKey] = []
+        for (key, previous) in zip(keys, previous) {
+            if case .unreadable = previous { unreadable.append(key) }
+        }
+        guard !unreadable.isEmpty else { return }
+        fallbackScans += unreadable.count
+        for position in states.indices {
+            let state = states[position]
+            // The encoded keys of the index's group, found by a hash of their bytes (no copy per entry scanned).
+            var encodedKeys: [Int: [[UInt8]]] = [:]
+            for key in unreadable where Self.sameGroup(state.index, key) {
+                var encoder = IndexKeyEncoder()
+                encoder.appendDocumentKey(key, descending: state.keyDescending)
+                encodedKeys[encoder.bytes.withUnsafeBytes(Self.hash), default: []].append(encoder.bytes)
+            }
+            guard !encodedKeys.isEmpty else { continue }
+            fallbackIndexScans += 1
             var old: [[UInt8]] = []
             state.entries.forEachEntry { sortKey, keyStart in
-                if sortKey[keyStart...].elementsEqual(encodedKey) { old.append(Array(sortKey)) }
+                let key = UnsafeRawBufferPointer(rebasing: sortKey[keyStart...])
+                guard let candidates = encodedKeys[Self.hash(key)], candidates.contains(where: { key.elementsEqual($0) })
+                else { return }
+                old.append(Array(sortKey))
             }
-            for sortKey in old { state.entries.remove(sortKey) }
+            for sortKey in old { states[position].entries.remove(sortKey) }
         }
+    }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        return hasher.finalize()
     }
 }
 

@@ -1,4 +1,5 @@
 import CairnModel
+import SegmentLog
 
 /// How the field indexes find a changed or removed document's old entries: they are not kept per document, so
 /// they are recomputed from the document's previous version, read back from its event (the view's entry that
@@ -16,16 +17,14 @@ extension IndexManager {
     /// is the view's entry `changed[i]` replaced (nil when the document is new to the cache).
     func update(_ changed: [Document], replaced: [RemoteDocumentEntry?], events: any EventStore) {
         guard !view.indexes.isEmpty else { return }
-        let previous = previousVersions(changed.map(\.key), replaced, events: events)
-        for (document, previous) in zip(changed, previous) { view.update(document, previous: previous) }
+        view.update(changed, previous: previousVersions(changed.map(\.key), replaced, events: events))
     }
 
     /// Keeps the field indexes exact after documents left the cache: `removed[i]` is the view's entry `keys[i]`
     /// had (nil when it had none).
     func remove(_ keys: [DocumentKey], removed: [RemoteDocumentEntry?], events: any EventStore) {
         guard !view.indexes.isEmpty else { return }
-        let previous = previousVersions(keys, removed, events: events)
-        for (key, previous) in zip(keys, previous) { view.remove(key, previous: previous) }
+        view.remove(keys, previous: previousVersions(keys, removed, events: events))
     }
 
     /// The previous version of each document as far as the indexes need it: `.none` when it did not exist or no
@@ -41,20 +40,42 @@ extension IndexManager {
         }
         guard !wanted.isEmpty else { return versions }
         wanted.sort { entries[$0]!.reference < entries[$1]!.reference }
-        var read = [Bool](repeating: false, count: wanted.count)
-        do {
-            try events.forEachValue(of: wanted.map { entries[$0]!.reference }, fillCache: false) { position, value in
-                versions[wanted[position]] = indexedVersion(keys[wanted[position]], value)
-                read[position] = true
-            }
-        } catch {
-            // A frame could not be read: read the rest one by one, so that only the damaged ones fall back.
-            for (position, document) in wanted.enumerated() where !read[position] {
-                let reference = entries[document]!.reference
-                versions[document] = (try? events.withValue(of: reference) { indexedVersion(keys[document], $0) }) ?? .unreadable
+        // Read in order, the events before the one whose frame failed were read: that frame is remembered (its
+        // documents fall back to the scan) and the rest read again, so that no frame is read twice.
+        var pending = wanted[...]
+        var failedFrames: Set<FrameID> = []
+        while !pending.isEmpty {
+            var read = 0
+            do {
+                try events.forEachValue(of: pending.map { entries[$0]!.reference }, fillCache: false) { position, value in
+                    let document = pending[pending.startIndex + position]
+                    versions[document] = indexedVersion(keys[document], value)
+                    read = position + 1
+                }
+                break
+            } catch {
+                failedFrames.insert(FrameID(entries[pending[pending.startIndex + read]]!.reference))
+                pending = pending.dropFirst(read).filter { document in
+                    guard failedFrames.contains(FrameID(entries[document]!.reference)) else { return true }
+                    versions[document] = .unreadable
+                    return false
+                }[...]
             }
         }
         return versions
+    }
+
+    /// The frame an event is in (a memory event is a frame of its own).
+    private struct FrameID: Hashable {
+        let reference: EventReference
+
+        init(_ reference: EventReference) {
+            if case .log(let location) = reference {
+                self.reference = .log(RecordLocation(segment: location.segment, frameOffset: location.frameOffset, index: 0, size: 0))
+            } else {
+                self.reference = reference
+            }
+        }
     }
 
     /// The indexed fields of the document in an event's value (`.unreadable` when they cannot be decoded).
