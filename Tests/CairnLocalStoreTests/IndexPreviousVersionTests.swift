@@ -178,6 +178,35 @@ struct IndexPreviousVersionTests: IndexTesting, MutationQueueTesting {
         #expect(store.fieldIndexView.entries(of: try byTags).count == 30, "tag new only")
     }
 
+    /// The event read back for a previous version must be the one the view's entry names (its state and version):
+    /// an older version or a tombstone there would give the wrong old entries, so the scan for the key stands in.
+    @Test("a previous version read back that is not the entry's version or state falls back to the scan, leaving no stale entry")
+    func mismatchedPreviousVersion() throws {
+        let store = try LocalStore.open(at: "/cache", configuration: smallLog(SimulatedFileSystem()))
+        try store.applyRemoteDocuments([document(0, version: 1, a: 1), document(1, version: 1, a: 9)])
+        let olderVersion = try #require(store.remoteDocuments.entry(for: key("c/d0"))).reference
+        try store.applyRemoteDocuments([document(0, version: 2, a: 2), Document(key: key("c/d1"), state: .noDocument, version: time(2), readTime: time(2))])
+        let tombstone = try #require(store.remoteDocuments.entry(for: key("c/d1"))).reference
+        try store.applyRemoteDocuments([document(1, version: 3, a: 3, tags: ["t"])])
+        try indexed(store)
+        // The entries name the current versions but point at d0's version 1 (a = 1) and d1's tombstone.
+        var d0 = try #require(store.remoteDocuments.entry(for: key("c/d0")))
+        d0.reference = olderVersion
+        _ = store.remoteDocuments.set(d0, for: key("c/d0"))
+        var d1 = try #require(store.remoteDocuments.entry(for: key("c/d1")))
+        d1.reference = tombstone
+        _ = store.remoteDocuments.set(d1, for: key("c/d1"))
+
+        try store.applyRemoteDocuments([document(0, version: 4, a: 4), document(1, version: 4, a: 4)])
+
+        #expect(store.fieldIndexView.fallbackScans == 2)
+        #expect(try byA(store, 2) == ([], 0), "d0's entry of version 2 is gone")
+        #expect(try byA(store, 3) == ([], 0), "d1's entry of version 3 is gone")
+        #expect(try byA(store, 4) == (["c/d0", "c/d1"], 2))
+        #expect(store.fieldIndexView.entries(of: try byTags).isEmpty)
+        #expect(try exact(store, 0..<2))
+    }
+
     /// The backfill walks the view's own buckets (no copy taken when it began): documents removed while it runs
     /// leave its work, documents added are indexed by the change itself, and it ends with the index exact.
     @Test("a backfill racing removals, additions and changes in its collection follows the view, not a copy of it")

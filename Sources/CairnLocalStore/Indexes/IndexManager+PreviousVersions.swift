@@ -28,8 +28,9 @@ extension IndexManager {
     }
 
     /// The previous version of each document as far as the indexes need it: `.none` when it did not exist or no
-    /// index covers it, its indexed fields, or `.unreadable` when its event cannot be read or decoded. The events
-    /// are read in log order, each frame once, without filling the frame cache (evicted documents are cold).
+    /// index covers it, its indexed fields, or `.unreadable` when its event cannot be read or decoded or is not
+    /// the version its entry names. The events are read in log order, each frame once, without filling the frame
+    /// cache (evicted documents are cold).
     private func previousVersions(
         _ keys: [DocumentKey], _ entries: [RemoteDocumentEntry?], events: any EventStore
     ) -> [FieldIndexView.PreviousVersion] {
@@ -49,7 +50,7 @@ extension IndexManager {
             do {
                 try events.forEachValue(of: pending.map { entries[$0]!.reference }, fillCache: false) { position, value in
                     let document = pending[pending.startIndex + position]
-                    versions[document] = indexedVersion(keys[document], value)
+                    versions[document] = indexedVersion(keys[document], entries[document]!, value)
                     read = position + 1
                 }
                 break
@@ -78,10 +79,14 @@ extension IndexManager {
         }
     }
 
-    /// The indexed fields of the document in an event's value (`.unreadable` when they cannot be decoded).
-    private func indexedVersion(_ key: DocumentKey, _ value: UnsafeRawBufferPointer) -> FieldIndexView.PreviousVersion {
-        guard let header = try? RemoteDocumentHeader.decode(value) else { return .unreadable }
-        guard header.state == .found else { return .none }
+    /// The indexed fields of the document in an event's value: `.unreadable` when they cannot be decoded, or when
+    /// the event is not the version `entry` (the view's entry for the document) says it is, as the entries to
+    /// remove would then not be those in the index.
+    private func indexedVersion(
+        _ key: DocumentKey, _ entry: RemoteDocumentEntry, _ value: UnsafeRawBufferPointer
+    ) -> FieldIndexView.PreviousVersion {
+        guard let header = try? RemoteDocumentHeader.decode(value), header.state == entry.state, header.version == entry.version
+        else { return .unreadable }
         let body = UnsafeRawBufferPointer(rebasing: value[RemoteDocumentHeader.size...])
         var data = ObjectValue()
         for field in view.indexedFields(of: key) {
