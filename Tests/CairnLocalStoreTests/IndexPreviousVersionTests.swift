@@ -219,11 +219,29 @@ struct IndexPreviousVersionTests: IndexTesting, MutationQueueTesting {
         try store.evictDocuments((0..<200).filter { $0 % 2 == 0 }.map { key("c/d\($0)") })
         try store.backfillIndexes(maxDocuments: 1)
         let left = try #require(store.fieldIndexStatuses.first?.documentsToBackfill)
-        #expect(left < 100, "the removed documents left the backfill's work: \(left) to go")
+        #expect(left == 99, "the removed documents left the backfill's work: \(left) to go")
         try store.applyRemoteDocuments((200..<220).map { document($0, version: 1, a: 1) } + [document(1, version: 2, a: 2)])
         while try store.backfillIndexes(maxDocuments: 7) > 0 {}
         #expect(store.fieldIndexStatuses.filter { !$0.isReady }.isEmpty)
         #expect(try exact(store, 0..<220))
         #expect(try byA(store, 2) == (["c/d1"], 1))
+    }
+
+    @Test("documents removed from any collection of a backfill, not only the one it works on, leave its count to go")
+    func backfillCountFollowsEveryCollection() throws {
+        let store = try RestartableStore(.persistent).store
+        let paths = (0..<100).flatMap { ["p/1/c/d\($0)", "p/2/c/d\($0)"] }
+        try store.applyRemoteDocuments(paths.map { found($0, version: 1, ["a": .integer(1)]) })
+        try store.setIndexConfiguration(json: configurationJSON([try byA]))
+        try store.backfillIndexes(maxDocuments: 1)
+        #expect(store.fieldIndexStatuses.map(\.documentsToBackfill) == [199])
+        try store.evictDocuments((0..<100).filter { $0 % 2 == 0 }.flatMap { [key("p/1/c/d\($0)"), key("p/2/c/d\($0)")] })
+        // Each collection holds 50 documents now: at most 50 of each are still to index.
+        #expect(store.fieldIndexStatuses.map(\.documentsToBackfill) == [100])
+        try store.backfillIndexes(maxDocuments: 1)
+        #expect(store.fieldIndexStatuses.map(\.documentsToBackfill) == [99])
+        while try store.backfillIndexes(maxDocuments: 7) > 0 {}
+        #expect(store.fieldIndexStatuses.map(\.documentsToBackfill) == [0])
+        #expect(store.fieldIndexStatuses.map(\.entryCount) == [100])
     }
 }

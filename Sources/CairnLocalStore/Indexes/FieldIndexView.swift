@@ -35,7 +35,8 @@ struct FieldIndexView {
         /// the positions from `left` on stay indexed whatever changes; a moved entry may be indexed twice, which
         /// changes nothing.
         var pending: [(collection: ResourcePath, left: Int)]
-        /// The documents still to index: the sum of `left`.
+        /// The documents still to index as far as the scheduling knows: the sum of `left`, trimmed when
+        /// ``nextToBackfill(in:)`` finds the last collection smaller (``statuses(in:)`` recounts every collection).
         var remaining: Int
         var backfilled = 0
     }
@@ -205,13 +206,15 @@ struct FieldIndexView {
         }
     }
 
-    /// The backfill progress of every index, in configuration order.
-    var statuses: [FieldIndexStatus] {
+    /// The backfill progress of every index, in configuration order: a job's documents to go are counted in
+    /// the view's buckets of its collections (`buckets`), so documents removed from any of them no longer count.
+    func statuses(in buckets: (ResourcePath) -> DocumentBucket?) -> [FieldIndexStatus] {
         states.map { state in
             let job = jobs.first { $0.indexes.contains(state.index) }
+            let toBackfill = job?.pending.reduce(0) { $0 + min($1.left, buckets($1.collection)?.count ?? 0) } ?? 0
             return FieldIndexStatus(
                 index: state.index, entryCount: state.entries.count, memoryBytes: state.entries.allocatedBytes,
-                documentsToBackfill: job?.remaining ?? 0,
+                documentsToBackfill: toBackfill,
                 documentsBackfilled: job?.backfilled ?? 0)
         }
     }

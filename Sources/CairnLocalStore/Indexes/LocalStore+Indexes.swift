@@ -18,7 +18,7 @@ extension LocalStore {
     package var fieldIndexes: [FieldIndex] { fieldIndexView.indexes }
 
     /// Each field index with its entry count and backfill progress (for inspection tools).
-    package var fieldIndexStatuses: [FieldIndexStatus] { fieldIndexView.statuses }
+    package var fieldIndexStatuses: [FieldIndexStatus] { fieldIndexView.statuses(in: { remoteDocuments.collections[$0] }) }
 
     /// Whether queries that scan many documents for few results create an index (off by default).
     package var isIndexAutoCreationEnabled: Bool { fieldIndexView.autoCreationEnabled }
