@@ -244,4 +244,66 @@ struct IndexPreviousVersionTests: IndexTesting, MutationQueueTesting {
         #expect(store.fieldIndexStatuses.map(\.documentsToBackfill) == [0])
         #expect(store.fieldIndexStatuses.map(\.entryCount) == [100])
     }
+
+    /// Index shapes whose old entries need more of the previous version than one top-level field.
+    enum Shape: String, CaseIterable, Sendable {
+        case nestedField, compositeWithDescending, documentNameSegment, twoIndexesOnDifferentFields
+
+        var indexes: [FieldIndex] {
+            get throws {
+                func index(_ segments: [FieldIndex.Segment]) throws -> FieldIndex { try FieldIndex(collectionGroup: "c", segments: segments) }
+                let path = { (dotted: String) in FieldPath(segments: dotted.split(separator: ".").map(String.init)) }
+                switch self {
+                case .nestedField: return [try index([.init(path("m.x"), .ascending)])]
+                case .compositeWithDescending: return [try index([.init(path("a"), .ascending), .init(path("b"), .descending)])]
+                case .documentNameSegment: return [try index([.init(path("a"), .ascending), .init(FieldPath.documentKey, .descending)])]
+                case .twoIndexesOnDifferentFields:
+                    return [try index([.init(path("a"), .ascending)]), try index([.init(path("m.x"), .descending)])]
+                }
+            }
+        }
+    }
+
+    /// `c/d<number>` with `a` (absent when nil), `b`, a map `m` of `x` and `y`, and padding the indexes do not read.
+    func shaped(_ number: Int, version: Int64, a: Int64?, b: String, x: Int64) -> Document {
+        var fields: [String: Value] = [
+            "b": .string(b), "m": .map(ObjectValue(["x": .integer(x), "y": .string("y\(number)")])),
+            "pad": .string(String(repeating: "p", count: 200)),
+        ]
+        if let a { fields["a"] = .integer(a) }
+        return found("c/d\(number)", version: version, fields)
+    }
+
+    /// The old entries come from the indexed fields alone, decoded from the previous version's bytes (nested
+    /// ones included): after changes, a field gained, an eviction and removals by a remote event (lost access, a
+    /// limbo document's tombstone) every index holds exactly the current documents' entries, with no scan.
+    @Test("old entries of nested, composite, descending, document-name and sibling indexes come from the previous version's indexed fields", arguments: Shape.allCases)
+    func partialPreviousVersions(shape: Shape) throws {
+        let store = try RestartableStore(.persistent).store
+        // d0, d3, d6, ... have no `a` at first.
+        try store.applyRemoteDocuments((0..<20).map { shaped($0, version: 1, a: $0 % 3 == 0 ? nil : 1, b: "b\($0 % 4)", x: Int64($0)) })
+        try store.setIndexConfiguration(json: configurationJSON(try shape.indexes))
+        while try store.backfillIndexes(maxDocuments: 50) > 0 {}
+        #expect(try exact(store, 0..<20))
+
+        try store.applyRemoteDocuments((0..<10).map { shaped($0, version: 2, a: 2, b: "b\(($0 + 1) % 4)", x: Int64(100 + $0)) })
+        try store.evictDocuments([key("c/d12")])
+        try store.applyRemoteEvent(RemoteEvent(
+            snapshotVersion: time(3),
+            documentUpdates: [
+                key("c/d10"): Document(key: key("c/d10"), state: .noDocument, version: time(0), readTime: time(3)),
+                key("c/d11"): Document(key: key("c/d11"), state: .noDocument, version: time(3), readTime: time(3)),
+            ],
+            resolvedLimboDocuments: [key("c/d11")]))
+
+        #expect(try store.remoteDocument(key("c/d10")) == nil, "lost access: the document left the cache")
+        #expect(try store.remoteDocument(key("c/d11"))?.state == .noDocument)
+        #expect(try exact(store, 0..<20))
+        let entries = store.fieldIndexStatuses.map(\.entryCount)
+        for (index, count) in zip(try shape.indexes, entries) {
+            let expected = try (0..<20).compactMap { try store.remoteDocument(key("c/d\($0)")) }.flatMap(index.entries(for:)).count
+            #expect(count == expected && count >= 10, "\(index)")
+        }
+        #expect(store.fieldIndexView.fallbackScans == 0, "every previous version was read")
+    }
 }
