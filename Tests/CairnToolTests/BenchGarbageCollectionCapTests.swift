@@ -3,9 +3,9 @@ import Testing
 
 /// `cairn-bench query --gc-cap-seconds N`: an engine whose lru_gc_to_threshold run has not reached the threshold
 /// after N seconds stops there, is reported as not finished (progress line, table, JSON) and skips its later runs.
-/// The hidden `--gc-round-pause-ms` sleeps after each round, so a run of Cairn at 5,000 documents (16 rounds here,
-/// at least 3 whatever the load: a round collects at most 1,000 sequence numbers and the cache must lose half its
-/// size) certainly outlasts a 1 s cap with 500 ms pauses.
+/// The hidden `--gc-round-pause-ms` sleeps after each round, so a run of Cairn at 5,000 documents certainly outlasts
+/// a 1 s cap with 500 ms pauses: it needs more than 2 rounds (16 measured in a debug build; a round collects at most
+/// 1,000 sequence numbers, and half the cache's bytes are about 3,000 documents).
 @Suite("cairn-bench query --gc-cap-seconds")
 struct BenchGarbageCollectionCapTests {
     /// Runs lru_gc_to_threshold on Cairn alone at 5,000 documents, two runs, with `extra` options; returns the run
