@@ -244,18 +244,18 @@ struct FieldIndexView {
         guard !unreadable.isEmpty else { return }
         fallbackScans += unreadable.count
         for position in states.indices {
-            let state = states[position]
             // The encoded keys of the index's group, found by a hash of their bytes (no copy per entry scanned).
+            // The state is not copied: its entries are changed below.
             var encodedKeys: [Int: [[UInt8]]] = [:]
-            for key in unreadable where Self.sameGroup(state.index, key) {
+            for key in unreadable where Self.sameGroup(states[position].index, key) {
                 var encoder = IndexKeyEncoder()
-                encoder.appendDocumentKey(key, descending: state.keyDescending)
+                encoder.appendDocumentKey(key, descending: states[position].keyDescending)
                 encodedKeys[encoder.bytes.withUnsafeBytes(Self.hash), default: []].append(encoder.bytes)
             }
             guard !encodedKeys.isEmpty else { continue }
             fallbackIndexScans += 1
             var old: [[UInt8]] = []
-            state.entries.forEachEntry { sortKey, keyStart in
+            states[position].entries.forEachEntry { sortKey, keyStart in
                 let key = UnsafeRawBufferPointer(rebasing: sortKey[keyStart...])
                 guard let candidates = encodedKeys[Self.hash(key)], candidates.contains(where: { key.elementsEqual($0) })
                 else { return }
