@@ -28,14 +28,13 @@ extension LocalStore {
 
 
 
-    /// Removes evicted documents from the view. In memory mode the eviction events are dropped at once
+    /// Removes evicted documents from the view (and the orphan queue). In memory mode the eviction events are dropped at once
     /// (nothing replays them); in the log they stay until they shadow nothing (`RemovalRecords`, §4).
     func noteEvictions(_ keys: [DocumentKey], written: [(reference: EventReference, sequence: UInt64)]) {
         for (key, (reference, _)) in zip(keys, written) {
             if let previous = remoteDocuments.remove(key) { events.retire(previous.reference) }
             events.removalApplied(reference)
             if case .log(let location) = reference { compactionCoordinator.removals.track(location) }
-            collector.noteEvicted(key)
         }
         indexManager.remove(keys)
     }
