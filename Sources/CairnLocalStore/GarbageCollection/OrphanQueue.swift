@@ -20,7 +20,7 @@ struct DocumentHandle: Equatable {
 /// ```swift
 /// var queue = OrphanQueue()
 /// let id = queue.set(nil, at: handle, sequence: 7)       // queued
-/// queue.lowest(1, start: &front, element: { $0 }).entries  // [(7, handle)]
+/// queue.lowest(1, front: &front, element: { $0 }).entries  // [(7, handle)]
 /// queue.remove(id)
 /// ```
 struct OrphanQueue {
@@ -80,21 +80,30 @@ struct OrphanQueue {
     /// Drops for good the slots before `front`, all stale (from ``lowest(_:front:element:accept:)``).
     mutating func dropStale(before front: Int) { start = max(start, min(front, slots.count)) }
 
-    /// Replaces the contents with `orphans`, each document once: the one at `orphans[i]` gets id `i`. Slots are
-    /// ordered by sequence number, ties by `precedes` (the view passes key order, so that identical caches
-    /// collect identically).
-    mutating func rebuild(
-        _ orphans: [(sequence: UInt64, handle: DocumentHandle)], precedes: (DocumentHandle, DocumentHandle) -> Bool
-    ) {
-        handles = orphans.map(\.handle)
-        sequences = orphans.map(\.sequence)
-        stamps = Array(repeating: 1, count: orphans.count)
-        released = []
-        start = 0
-        slots = orphans.indices.map { Slot(sequence: orphans[$0].sequence, stamp: 1, id: Int32($0)) }
-        slots.sort { a, b in
-            a.sequence != b.sequence ? a.sequence < b.sequence : precedes(orphans[Int(a.id)].handle, orphans[Int(b.id)].handle)
-        }
+    init() {}
+
+    /// An empty queue with room for `capacity` orphans, to be filled by ``append(_:sequence:)`` and put in order
+    /// by ``sort(precedes:)`` (a rebuild: each array allocated once, at its final size when all are orphans).
+    init(capacity: Int) {
+        slots.reserveCapacity(capacity)
+        handles.reserveCapacity(capacity)
+        sequences.reserveCapacity(capacity)
+        stamps.reserveCapacity(capacity)
+    }
+
+    /// Adds the document at `handle`, not queued yet, at `sequence` without keeping the order; returns its id.
+    /// ``sort(precedes:)`` restores the order before any other use.
+    mutating func append(_ handle: DocumentHandle, sequence: UInt64) -> Int32 {
+        let id = allocate(handle)
+        slots.append(stamp(id, sequence))
+        return id
+    }
+
+    /// Orders the slots by sequence number, ties by `precedes` (the view passes key order, so that identical
+    /// caches collect identically).
+    mutating func sort(precedes: (DocumentHandle, DocumentHandle) -> Bool) {
+        let handles = handles
+        slots.sort { a, b in a.sequence != b.sequence ? a.sequence < b.sequence : precedes(handles[Int(a.id)], handles[Int(b.id)]) }
     }
 
     private mutating func allocate(_ handle: DocumentHandle) -> Int32 {

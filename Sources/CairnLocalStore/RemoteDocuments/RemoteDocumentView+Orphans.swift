@@ -54,19 +54,19 @@ extension RemoteDocumentView {
 
     /// Replaces the queue with the documents `orphanSequence` gives a number (nil: not an orphan), ordered by it
     /// and ties in key order, so that identical caches collect identically. Keys are built once per document
-    /// for the call, and again only to break ties.
+    /// for the call, and again only to break ties; the queue's arrays are allocated once.
     mutating func rebuildOrphans(_ orphanSequence: (DocumentKey, RemoteDocumentEntry) -> UInt64?) {
-        var found: [(sequence: UInt64, handle: DocumentHandle)] = []
-        forEachHandle { handle, key in
-            if let sequence = orphanSequence(key, self[handle]) { found.append((sequence, handle)) }
-        }
+        orphans = OrphanQueue()
+        var queue = OrphanQueue(capacity: foundCount + absentCount)
         for number in buckets.indices {
-            for position in 0..<buckets[number].count { setOrphan(0, at: DocumentHandle(bucket: number, position: position)) }
+            for position in 0..<buckets[number].count {
+                let handle = DocumentHandle(bucket: number, position: position)
+                let id = orphanSequence(key(at: handle), self[handle]).map { queue.append(handle, sequence: $0) }
+                setOrphan(id.map { UInt32($0) + 1 } ?? 0, at: handle)
+            }
         }
-        var queue = OrphanQueue()
-        queue.rebuild(found) { key(at: $0) < key(at: $1) }
+        queue.sort { key(at: $0) < key(at: $1) }
         orphans = queue
-        for (id, orphan) in found.enumerated() { setOrphan(UInt32(id) + 1, at: orphan.handle) }
     }
 
     private static func orphanID(_ entry: RemoteDocumentEntry) -> Int32? {

@@ -150,15 +150,10 @@ struct RemoteDocumentView {
     /// Calls `body` with every cached document, existing or not (garbage collection, inspection); nothing is
     /// copied, and each key is built only for the call.
     func forEachEntry(_ body: (DocumentKey, RemoteDocumentEntry) throws -> Void) rethrows {
-        try forEachHandle { handle, key in try body(key, self[handle]) }
-    }
-
-    /// ``forEachEntry(_:)`` with each document's handle.
-    func forEachHandle(_ body: (DocumentHandle, DocumentKey) throws -> Void) rethrows {
         for number in buckets.indices {
             for position in 0..<buckets[number].count {
                 let handle = DocumentHandle(bucket: number, position: position)
-                try body(handle, key(at: handle))
+                try body(key(at: handle), self[handle])
             }
         }
     }
