@@ -71,10 +71,12 @@ package final class LocalStore {
         _modify { yield &indexManager.view }
     }
 
-    /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments. A
-    /// garbage-collection round compacts at most one segment's worth of bytes, so small segments keep its
-    /// stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the same bytes
-    /// either way.
+    /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments and a
+    /// 4 MiB frame cache. A garbage-collection round compacts at most one segment's worth of bytes, so small
+    /// segments keep its stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the
+    /// same bytes either way. The frame cache serves repeated point reads of the same documents (256 frames of
+    /// 16 KiB: a query's results, a listener's re-runs); scans read every frame of their collection anyway, so
+    /// SegmentLog's 32 MiB bought them nothing and cost a small cache a third of its memory (Docs/LocalStore.md §3).
     ///
     /// ```swift
     /// var configuration = LocalStore.defaultLogConfiguration
@@ -84,6 +86,7 @@ package final class LocalStore {
     package static var defaultLogConfiguration: SegmentLog.Configuration {
         var configuration = SegmentLog.Configuration()
         configuration.segmentTargetSize = 2 << 20
+        configuration.frameCacheBytes = 4 << 20
         return configuration
     }
 
