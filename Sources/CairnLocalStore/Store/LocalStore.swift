@@ -111,7 +111,6 @@ package final class LocalStore {
             // Removals met by replay shadow records in any segment there is now (RemovalRecords).
             store.compactionCoordinator.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             try store.replay(log)
-            store.collector.rebuild()
         } catch {
             try? log.close()
             CairnLogger.firestoreLocalStore.debug("the cache at \(directory) could not be opened: \(error)")
@@ -139,7 +138,10 @@ package final class LocalStore {
     }
 
     /// Rebuilds every view from the log: each record goes to the component that owns its kind
-    /// (``ComponentRegistry``), then each component finishes in registry order. Only event headers are read.
+    /// (``ComponentRegistry``), then each component finishes in registry order, and the garbage collector's
+    /// queues are rebuilt once the documents and targets are (before the field indexes: their backfill jobs
+    /// share the view's buckets, and the orphan queue writes its ids into the entries, which would copy
+    /// them). Only event headers are read.
     private func replay(_ log: SegmentLog) throws {
         try log.scan { record in
             guard let kind = EventKind(rawValue: record.kind), let owner = registry.owner(of: kind) else {
@@ -147,6 +149,9 @@ package final class LocalStore {
             }
             try owner.replay(record, kind: kind, into: self)
         }
-        for component in registry.components { try component.finishReplay(into: self) }
+        for component in registry.components {
+            if component === indexManager { collector.rebuild() }
+            try component.finishReplay(into: self)
+        }
     }
 }
