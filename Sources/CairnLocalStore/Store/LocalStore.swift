@@ -74,9 +74,9 @@ package final class LocalStore {
     /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments and a
     /// 4 MiB frame cache. A garbage-collection round compacts at most one segment's worth of bytes, so small
     /// segments keep its stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the
-    /// same bytes either way. The frame cache serves repeated point reads of the same documents (256 frames of
-    /// 16 KiB: a query's results, a listener's re-runs); scans read every frame of their collection anyway, so
-    /// SegmentLog's 32 MiB bought them nothing and cost a small cache a third of its memory (Docs/LocalStore.md §3).
+    /// same bytes either way. Scans read in log order without filling the frame cache, so it serves point reads
+    /// only (256 frames of 16 KiB: a query's results read again, a listener's re-runs); SegmentLog's 32 MiB were
+    /// a third of the peak memory of a 100k-document cache (Docs/LocalStore.md §3).
     ///
     /// ```swift
     /// var configuration = LocalStore.defaultLogConfiguration
