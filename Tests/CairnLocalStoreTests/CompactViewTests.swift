@@ -146,38 +146,51 @@ struct CompactViewTests {
         }
     }
 
-    /// Random moves and removals with keys released and their ids reused: the queue yields exactly the
-    /// model's orphans in sequence order, with their keys intact.
-    @Test("the orphan queue keeps each orphan's key once, packed, and gives the model's orphans in sequence order")
-    func orphanQueueMatchesModel() throws {
+    /// Random writes that move documents between the existing and the absent bucket, evictions that move each
+    /// bucket's last entry into the hole, and orphans queued, moved and dequeued (ids reused): the view's orphan
+    /// queue yields exactly the model's orphans with their keys and sequence numbers, in sequence order.
+    @Test("the orphan queue names documents by handles that follow every move in the view, and keeps no key")
+    func orphanQueueFollowsTheView() throws {
         var random = SeededRandom(seed: 5)
-        var queue = OrphanQueue()
+        var view = RemoteDocumentView()
+        var cached: Set<DocumentKey> = []
         var model: [DocumentKey: UInt64] = [:]
         let keys = try (0..<400).map { try DocumentKey(parsing: $0 % 2 == 0 ? "orders/o\($0)" : "rooms/__id\($0 % 9)__/messages/m\($0)") }
-        for step in 0..<20_000 {
+        for step in 1...20_000 {
             let key = keys[random.below(keys.count)]
-            if random.below(3) == 0 {
-                #expect(queue.remove(key) == (model.removeValue(forKey: key) != nil))
-            } else {
-                queue.set(key, sequence: UInt64(step))
-                model[key] = UInt64(step)
+            let sequence = UInt64(step)
+            switch random.below(6) {
+            case 0:
+                view.remove(key)
+                cached.remove(key)
+                model[key] = nil
+            case 1:
+                #expect(view.removeOrphan(key) == (model.removeValue(forKey: key) != nil))
+            case 2, 3:
+                let state: Document.State = random.below(4) == 0 ? .noDocument : .found
+                view.set(Self.entry(sequence: sequence, state: state), for: key)
+                cached.insert(key)
+            default:
+                view.setOrphan(key, sequence: sequence)
+                if cached.contains(key) { model[key] = sequence }
             }
             if step % 997 == 0 {
-                #expect(queue.count == model.count)
-                #expect(keys.allSatisfy { queue.sequence(of: $0) == model[$0] })
+                #expect(view.orphanCount == model.count)
+                #expect(keys.allSatisfy { view.orphanSequence(of: $0) == model[$0] })
             }
         }
-        let lowest = queue.lowest(Int.max)
+        let lowest = view.lowestOrphans(Int.max)
         #expect(lowest.entries.map(\.element) == model.sorted { $0.value < $1.value }.map(\.key))
         #expect(lowest.entries.map(\.sequence) == model.values.sorted())
-        queue.rebuild { add in for (key, sequence) in model { add(key, sequence / 1_000) } }
+        view.rebuildOrphans { key, _ in model[key].map { $0 / 1_000 } }
         let ties = model.map { (sequence: $0.value / 1_000, key: $0.key) }.sorted { ($0.sequence, $0.key) < ($1.sequence, $1.key) }
-        #expect(queue.lowest(Int.max).entries.map(\.element) == ties.map(\.key), "rebuilt: ties in key order")
+        #expect(view.lowestOrphans(Int.max).entries.map(\.element) == ties.map(\.key), "rebuilt: ties in key order")
+        #expect(keys.allSatisfy { view.orphanSequence(of: $0) == model[$0].map { $0 / 1_000 } })
     }
 
-    private static func entry(sequence: UInt64) -> RemoteDocumentEntry {
+    private static func entry(sequence: UInt64, state: Document.State = .found) -> RemoteDocumentEntry {
         RemoteDocumentEntry(
-            reference: .memory(Int(sequence)), state: .found, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),
+            reference: .memory(Int(sequence)), state: state, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),
             readTime: Timestamp(seconds: 2, nanoseconds: 3), hasCommittedMutations: false, sequence: sequence)
     }
 

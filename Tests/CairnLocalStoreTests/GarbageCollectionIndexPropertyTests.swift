@@ -19,8 +19,7 @@ struct GarbageCollectionIndexPropertyTests: MutationQueueTesting {
         let orphans = Set(Self.paths.map(key).filter {
             store.remoteDocuments.entry(for: $0) != nil && store.targetIDs(containing: $0).isEmpty && !referenced.contains($0)
         })
-        var queue = store.collector.index.orphans
-        let queued = Set(queue.lowest(Int.max).entries.map(\.element))
+        let queued = Set(store.remoteDocuments.lowestOrphans(Int.max).entries.map(\.element))
         #expect(queued.isSubset(of: orphans), "only orphans are queued: \(context)")
         #expect(orphans.subtracting(pending).isSubset(of: queued), "every unpinned orphan is queued: \(context)")
         var targetQueue = store.collector.index.inactiveTargets

@@ -8,19 +8,31 @@ import CairnModel
 import CairnLocalStore
 import SegmentLog
 
+/// The bounds of Cairn's caches a run sets (`--cairn-scan-cache-mib`, `--cairn-frame-cache-mib`); nil keeps
+/// LocalStore's default.
+struct CairnCacheBounds {
+    var scanCacheBytes: Int?
+    var frameCacheBytes: Int?
+
+    /// The options that pass the bounds on to a child process.
+    var arguments: [String] {
+        (scanCacheBytes.map { ["--cairn-scan-cache-mib", String($0 >> 20)] } ?? [])
+            + (frameCacheBytes.map { ["--cairn-frame-cache-mib", String($0 >> 20)] } ?? [])
+    }
+}
+
 /// Cairn's LocalStore as the client core opens it: group commit (an append returns once it is in the operating
-/// system, a background thread syncs behind it, Docs/LocalStore.md §10), 32 MiB frame cache and LocalStore's
-/// default scan cache of decoded field values (32 MiB at most); while loading a fixture, durability `.none`.
+/// system, a background thread syncs behind it, Docs/LocalStore.md §10), LocalStore's default frame cache and
+/// scan cache of decoded field values (32 MiB at most); while loading a fixture, durability `.none`.
 final class CairnQueryEngine: QueryEngine {
     let name = "cairn"
     let isPersistent = true
     /// Documents per `applyRemoteDocuments` call while loading.
     private let chunk = 1000
-    /// The bound of LocalStore's scan cache of field values (`--cairn-scan-cache-mib`); nil keeps the default.
-    private let scanCacheBytes: Int?
+    private let bounds: CairnCacheBounds
 
-    init(scanCacheBytes: Int? = nil) {
-        self.scanCacheBytes = scanCacheBytes
+    init(bounds: CairnCacheBounds = CairnCacheBounds()) {
+        self.bounds = bounds
     }
 
     /// The log configuration of a load: the client's (2 MiB segments, so the cache is laid out as an app's
@@ -49,8 +61,10 @@ final class CairnQueryEngine: QueryEngine {
     }
 
     func open(_ directory: String) throws -> any QueryCache {
-        let store = try LocalStore.open(at: directory, syncing: .behindAppends)
-        if let scanCacheBytes { store.scanCacheCapacity = scanCacheBytes }
+        var configuration = LocalStore.defaultLogConfiguration
+        if let frameCacheBytes = bounds.frameCacheBytes { configuration.frameCacheBytes = frameCacheBytes }
+        let store = try LocalStore.open(at: directory, configuration: configuration, syncing: .behindAppends)
+        if let scanCacheBytes = bounds.scanCacheBytes { store.scanCacheCapacity = scanCacheBytes }
         return CairnQueryCache(store: store)
     }
 

@@ -64,16 +64,16 @@ enum MemoryProbe {
     }
 
     /// The parent's side: runs the child for `engine` on its loaded cache in `directory` (closed), answering
-    /// the queries of `workloads` with the run's scan cache bound, and returns what it measured with the cache's bytes on disk.
+    /// the queries of `workloads` with the run's bounds of Cairn's caches, and returns what it measured with the cache's bytes on disk.
     static func measure(
-        _ engine: any QueryEngine, directory: String, documents: Int, workloads: [String], scanCacheBytes: Int?
+        _ engine: any QueryEngine, directory: String, documents: Int, workloads: [String], cairnBounds: CairnCacheBounds
     ) throws -> EngineMemory {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = [
             "query", "--docs", String(documents), "--runs", "1", "--workloads", workloads.joined(separator: ","),
             "--memory-probe", engine.name, "--probe-directory", directory,
-        ] + (scanCacheBytes.map { ["--cairn-scan-cache-mib", String($0 >> 20)] } ?? [])
+        ] + cairnBounds.arguments
         let output = Pipe()
         process.standardOutput = output
         Console.progress("memory: \(engine.name) in a process of its own")

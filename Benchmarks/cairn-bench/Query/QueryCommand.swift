@@ -34,6 +34,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Bound of Cairn's scan cache of decoded field values, in MiB (default: LocalStore's 32; 0 turns it off).")
     var cairnScanCacheMib: Int?
 
+    @Option(help: "Bound of Cairn's frame cache of decompressed log frames, in MiB (default: LocalStore's).")
+    var cairnFrameCacheMib: Int?
+
     @Option(help: "Comma-separated engines to run (cairn, sqlite, leveldb, limit; default: all), e.g. cairn alone at 1M documents.")
     var engines: String?
 
@@ -79,9 +82,10 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let documents = options.scaled(docs)
-        let scanCacheBytes = cairnScanCacheMib.map { $0 << 20 }
+        let bounds = CairnCacheBounds(
+            scanCacheBytes: cairnScanCacheMib.map { $0 << 20 }, frameCacheBytes: cairnFrameCacheMib.map { $0 << 20 })
         if let memoryProbe {
-            let engines = QuerySuite.engines(scanCacheBytes: scanCacheBytes)
+            let engines = QuerySuite.engines(bounds)
             guard let engine = engines.first(where: { $0.name == memoryProbe }), let probeDirectory else {
                 throw ValidationError("--memory-probe needs an engine (cairn, sqlite, leveldb, limit) and --probe-directory")
             }
@@ -92,7 +96,7 @@ struct QueryCommand: ParsableCommand {
             return
         }
         try QuerySuite(
-            options: options, documents: documents, svg: svg, measuresMemory: memory, scanCacheBytes: scanCacheBytes,
+            options: options, documents: documents, svg: svg, measuresMemory: memory, cairnBounds: bounds,
             engineNames: try selectedEngines(), fixtureCache: fixtureCache, gcCapSeconds: gcCapSeconds,
             gcRoundPauseMilliseconds: gcRoundPauseMs
         ).run()
@@ -106,7 +110,7 @@ struct QuerySuite {
     let svg: String?
     let measuresMemory: Bool
     /// Cairn's scan cache bound; nil keeps LocalStore's default.
-    let scanCacheBytes: Int?
+    let cairnBounds: CairnCacheBounds
     /// The engines to run; nil for all.
     let engineNames: Set<String>?
     /// The fixture cache's directory; nil loads every engine.
@@ -132,7 +136,7 @@ struct QuerySuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), \(documents) documents, \(options.runs) runs")
-        let engines = Self.engines(scanCacheBytes: scanCacheBytes).filter { engineNames?.contains($0.name) ?? true }
+        let engines = Self.engines(cairnBounds).filter { engineNames?.contains($0.name) ?? true }
         var results: [QueryWorkloadResult] = []
         for name in names {
             results.append(try QueryHarness.run(try workload(name, fixture), engines: engines, runs: options.runs))
@@ -143,7 +147,7 @@ struct QuerySuite {
             for engine in engines {
                 let directory = engine.isPersistent ? try fixture.directory(for: engine) : scratch.path
                 memory.append(try MemoryProbe.measure(
-                    engine, directory: directory, documents: documents, workloads: names, scanCacheBytes: scanCacheBytes))
+                    engine, directory: directory, documents: documents, workloads: names, cairnBounds: cairnBounds))
             }
         }
         let report = QueryReport(documents: documents, runs: options.runs, results: results, memory: memory)
@@ -159,8 +163,8 @@ struct QuerySuite {
     }
 
     /// The engines of a run, in the order they alternate.
-    static func engines(scanCacheBytes: Int?) -> [any QueryEngine] {
-        [CairnQueryEngine(scanCacheBytes: scanCacheBytes), AndroidSQLiteEngine(), IOSLevelDBEngine(), MemoryFloorEngine()]
+    static func engines(_ cairnBounds: CairnCacheBounds) -> [any QueryEngine] {
+        [CairnQueryEngine(bounds: cairnBounds), AndroidSQLiteEngine(), IOSLevelDBEngine(), MemoryFloorEngine()]
     }
 
     private func workload(_ name: String, _ fixture: QueryFixture) throws -> any QueryWorkload {

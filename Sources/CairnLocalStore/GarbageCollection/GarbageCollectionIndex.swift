@@ -1,7 +1,8 @@
 import CairnModel
 
 /// What LRU garbage collection keeps in memory so that a run reads only the entries it collects
-/// (Docs/LocalStore.md §5): the orphaned documents and the inactive targets, each ordered by sequence number.
+/// (Docs/LocalStore.md §5), besides the orphan queue the remote documents view holds
+/// (`RemoteDocumentView+Orphans.swift`): the inactive targets, ordered by sequence number.
 /// Not stored: replay rebuilds it. Local views pin documents too (``LocalViewReferences``), and so do pending
 /// writes, but the outbox is only decoded when it is used, so the collector checks them on the entries it reads
 /// and drops the pinned ones from the queue; their batch's removal puts them back.
@@ -10,12 +11,9 @@ import CairnModel
 ///
 /// ```swift
 /// var index = GarbageCollectionIndex()
-/// index.orphans.set(key, sequence: lsn)
 /// index.inactiveTargets.set(4, sequence: savedLSN)
 /// ```
 struct GarbageCollectionIndex {
-    /// Orphaned documents by orphan sequence number.
-    var orphans = OrphanQueue()
     /// Saved targets that are not active, by sequence number.
     var inactiveTargets = SequenceQueue<Int32>()
     /// During replay only: document → the LSN of the latest event that took it out of a target.

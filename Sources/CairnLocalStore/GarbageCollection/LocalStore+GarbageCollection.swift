@@ -150,7 +150,7 @@ extension LocalStore {
             result.entriesExamined += held.count
             collector.index.entriesExamined += held.count
             for key in held.sorted() where !pinned.contains(key) {
-                if let sequence = collector.index.orphans.sequence(of: key), sequence <= round.upperBound { documents.append(key) }
+                if let sequence = remoteDocuments.orphanSequence(of: key), sequence <= round.upperBound { documents.append(key) }
             }
         }
         try evictDocuments(documents)

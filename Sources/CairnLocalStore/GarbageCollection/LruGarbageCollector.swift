@@ -1,10 +1,10 @@
 import CairnModel
 
 /// The LRU garbage collector's bookkeeping (Firebase's `LruGarbageCollector` with its reference delegate): owns
-/// the ``GarbageCollectionIndex`` (orphans and inactive targets by sequence number), the
-/// ``LocalViewReferences`` and the ``ReferenceDelegate`` (eager or LRU). Every path that changes whether a
-/// document is an orphan tells it here; it reads the remote documents and the targets' membership, and changes
-/// neither. Collection rounds, which append removals and compact, are in `LocalStore+GarbageCollection.swift`.
+/// the ``GarbageCollectionIndex`` (inactive targets by sequence number), the ``LocalViewReferences`` and the
+/// ``ReferenceDelegate`` (eager or LRU), and keeps the remote documents view's orphan queue
+/// (`RemoteDocumentView+Orphans.swift`). Every path that changes whether a document is an orphan tells it here;
+/// it reads the targets' membership and changes no document. Collection rounds, which append removals and compact, are in `LocalStore+GarbageCollection.swift`.
 ///
 /// ```swift
 /// collector.noteReleased(batch.keys, sequence: removalLSN)   // a pending write left them
@@ -38,7 +38,7 @@ final class LruGarbageCollector {
     /// mode they are candidates for removal.
     func noteReleased<S: Sequence<DocumentKey>>(_ keys: S, sequence: UInt64) {
         for key in keys where targets.view.membership.targets(containing: key).isEmpty && !viewReferences.contains(key) {
-            if let entry = documents.view.entry(for: key) { index.orphans.set(key, sequence: max(sequence, entry.sequence)) }
+            if let entry = documents.view.entry(for: key) { documents.view.setOrphan(key, sequence: max(sequence, entry.sequence)) }
             referenceDelegate.noteUnreferenced(key)
         }
     }
@@ -46,12 +46,12 @@ final class LruGarbageCollector {
     /// Remote documents written at the given sequence numbers: an orphan moves to its write's number (it was
     /// just used).
     func noteDocumentsWritten(_ keys: [DocumentKey], sequences: [UInt64]) {
-        for (key, sequence) in zip(keys, sequences) where isOrphan(key) { index.orphans.set(key, sequence: sequence) }
+        for (key, sequence) in zip(keys, sequences) where isOrphan(key) { documents.view.setOrphan(key, sequence: sequence) }
     }
 
     /// Documents a local write now pins: they leave the orphan queue.
     func noteDocumentsPinned<S: Sequence<DocumentKey>>(_ keys: S) {
-        for key in keys { index.orphans.remove(key) }
+        for key in keys { documents.view.removeOrphan(key) }
     }
 
     /// Builds the index from the replayed views: every cached document in no target is an orphan at the later
@@ -62,25 +62,18 @@ final class LruGarbageCollector {
         let released = index.releasedDuringReplay
         // Ties (a removed target's members share its sequence number) in key order, not the hash order of the
         // views' dictionaries, so that identical caches collect identically.
-        index.orphans.rebuild { add in
-            documents.view.forEachEntry { key, entry in
-                guard !anyMembers || targets.view.membership.targets(containing: key).isEmpty else { return }
-                add(key, max(entry.sequence, released[key] ?? 0))
-            }
+        documents.view.rebuildOrphans { key, entry in
+            guard !anyMembers || targets.view.membership.targets(containing: key).isEmpty else { return nil }
+            return max(entry.sequence, released[key] ?? 0)
         }
         index.inactiveTargets.rebuild(targets.view.saved.map { ($0.value.data.sequenceNumber, $0.key) })
         index.releasedDuringReplay = [:]
     }
 
-    /// A document left the cache: it is no orphan any more.
-    func noteEvicted(_ key: DocumentKey) {
-        index.orphans.remove(key)
-    }
-
     /// The sequence numbers a round collects: n = 10% of the inactive targets and orphans, at least 1 (0 when
     /// there are none), at most ``LocalStore/maximumSequenceNumbersPerRound``.
     func roundSize() -> Int {
-        let candidates = index.inactiveTargets.count + index.orphans.count
+        let candidates = index.inactiveTargets.count + documents.view.orphanCount
         guard candidates > 0 else { return 0 }
         return min(max(candidates * LocalStore.collectionPercentile / 100, 1), LocalStore.maximumSequenceNumbersPerRound)
     }
@@ -94,13 +87,10 @@ final class LruGarbageCollector {
     ) -> (targets: [Int32], documents: [DocumentKey], upperBound: UInt64, examined: Int) {
         guard n > 0 else { return ([], [], 0, 0) }
         let targetPick = index.inactiveTargets.lowest(n) { targets.view.active[$0] == nil && targets.view.saved[$0] != nil }
-        // The test reads the index too: walk a queue moved out of it (no copy: the index's reference is gone).
-        var orphans = index.orphans
-        index.orphans = OrphanQueue()
-        let orphanPick = orphans.lowest(n) { isOrphan($0) && !pinned.contains($0) }
-        index.orphans = orphans
+        let orphanPick = documents.view.lowestOrphans(n) { isOrphan($0) && !pinned.contains($0) }
+        documents.view.dropStaleOrphans(before: orphanPick.front)
         for id in targetPick.refused { index.inactiveTargets.remove(id) }
-        for key in orphanPick.refused { index.orphans.remove(key) }
+        for key in orphanPick.refused { documents.view.removeOrphan(key) }
         // Merge the two ascending lists and keep the n lowest.
         var chosenTargets: [Int32] = []
         var chosenDocuments: [DocumentKey] = []

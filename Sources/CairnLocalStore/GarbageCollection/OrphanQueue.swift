@@ -1,17 +1,27 @@
-import CairnModel
+/// Where a cached document's entry is in the remote documents view: the number of its bucket and its position
+/// in it (``RemoteDocumentView``).
+struct DocumentHandle: Equatable {
+    var bucket: Int32
+    var position: Int32
 
-/// The orphaned documents by sequence number (``GarbageCollectionIndex/orphans``): ``SequenceQueue``'s sorted
-/// array with lazy deletion, specialised to small integer ids — each orphan's key is stored once, as the UTF-8
-/// bytes of its path in one arena, under a stable id found again through an open-addressing table; its live
-/// sequence number and stamp sit in arrays indexed by that id, and a slot of the array is 16 bytes. No
-/// `DocumentKey` (an array of strings) and no dictionary entry per orphan; keys are built only for the entries
-/// garbage collection reads.
+    init(bucket: Int, position: Int) {
+        self.bucket = Int32(bucket)
+        self.position = Int32(position)
+    }
+}
+
+/// The orphaned documents by orphan sequence number (Docs/LocalStore.md §5), held by the remote documents view:
+/// ``SequenceQueue``'s sorted array with lazy deletion over small integer ids, each naming a queued document by
+/// its ``DocumentHandle`` — no key is stored here, the view has it. The document's entry keeps its id
+/// (``RemoteDocumentEntry/orphan``), so the view tells the queue when an entry moves (``move(_:to:)``): a
+/// bucket's removal moves its last entry into the hole, and a document may move between the buckets of existing
+/// and absent documents. A slot is 16 bytes; per id, its handle, live sequence number and stamp are 20 more.
 ///
 /// ```swift
-/// var orphans = OrphanQueue()
-/// orphans.set(key, sequence: 7)
-/// orphans.lowest(1).entries.map(\.element)        // [key]
-/// orphans.remove(key)
+/// var queue = OrphanQueue()
+/// let id = queue.set(nil, at: handle, sequence: 7)       // queued
+/// queue.lowest(1, front: &front, element: { $0 }).entries  // [(7, handle)]
+/// queue.remove(id)
 /// ```
 struct OrphanQueue {
     private struct Slot: SequenceOrderedSlot {
@@ -21,198 +31,108 @@ struct OrphanQueue {
         var id: Int32
     }
 
-    private var keys = InternedKeys()
     /// Sorted by sequence number; slots before `start` are all stale.
     private var slots: [Slot] = []
-    private var start = 0
-    /// Per id: the live sequence number and the stamp of the live slot (ids not interned have none).
+    private(set) var start = 0
+    /// Per id: where its document is (`bucket` -1: the id is free), its live sequence number and the stamp of its
+    /// live slot.
+    private var handles: [DocumentHandle] = []
     private var sequences: [UInt64] = []
     private var stamps: [UInt32] = []
+    private var released: [Int32] = []
+
+    private static let free = DocumentHandle(bucket: -1, position: -1)
 
     /// The number of orphans.
-    var count: Int { keys.count }
+    var count: Int { handles.count - released.count }
 
-    func sequence(of key: DocumentKey) -> UInt64? { keys.id(of: key).map { sequences[Int($0)] } }
+    func sequence(of id: Int32) -> UInt64 { sequences[Int(id)] }
 
-    func contains(_ key: DocumentKey) -> Bool { keys.id(of: key) != nil }
+    /// Queues the document at `handle` (`id` nil: not queued yet) at `sequence`, or moves it there; returns its id.
+    mutating func set(_ id: Int32?, at handle: DocumentHandle, sequence: UInt64) -> Int32 {
+        if let id, sequences[Int(id)] == sequence { return id }
+        let id = id ?? allocate(handle)
+        slots.insertInSequenceOrder(stamp(id, sequence), start: &start)
+        compactIfSparse()
+        return id
+    }
 
-    /// Adds `key` with `sequence`, or moves it there.
-    mutating func set(_ key: DocumentKey, sequence: UInt64) {
-        let (id, isNew) = keys.intern(key)
-        if !isNew && sequences[Int(id)] == sequence { return }
-        let slot = stamp(id, sequence)
-        slots.insertInSequenceOrder(slot, start: &start)
+    /// Takes the document with `id` out of the queue; the id may be given to another document.
+    mutating func remove(_ id: Int32) {
+        handles[Int(id)] = Self.free
+        released.append(id)
         compactIfSparse()
     }
 
-    /// Removes `key`; returns whether it was there.
-    @discardableResult
-    mutating func remove(_ key: DocumentKey) -> Bool {
-        guard let id = keys.id(of: key) else { return false }
-        keys.release(id)
-        compactIfSparse()
-        return true
+    /// The document with `id` is now at `handle`.
+    mutating func move(_ id: Int32, to handle: DocumentHandle) { handles[Int(id)] = handle }
+
+    /// The `limit` orphans with the lowest sequence numbers whose elements (`element` of their handles) `accept`
+    /// takes, ascending; the elements it refused on the way; and how many slots were read (live and stale).
+    /// `front` (from ``start``) moves past the stale slots met at the front: pass it to ``dropStale(before:)``.
+    /// Reads only, so `element` and `accept` may read the view that holds the queue.
+    func lowest<Element>(
+        _ limit: Int, front: inout Int, element: (DocumentHandle) -> Element, accept: (Element) -> Bool = { _ in true }
+    ) -> (entries: [(sequence: UInt64, element: Element)], refused: [Element], examined: Int) {
+        slots.lowest(limit, start: &front, isLive: isLive, element: { element(handles[Int($0.id)]) }, accept: accept)
     }
 
-    /// The `limit` orphans with the lowest sequence numbers that `accept` takes, ascending; the orphans it
-    /// refused on the way; and how many slots were read (live and stale). Stale slots met at the front are
-    /// dropped for good.
-    mutating func lowest(
-        _ limit: Int, accept: (DocumentKey) -> Bool = { _ in true }
-    ) -> (entries: [(sequence: UInt64, element: DocumentKey)], refused: [DocumentKey], examined: Int) {
-        var entries: [(sequence: UInt64, element: DocumentKey)] = []
-        var refused: [DocumentKey] = []
-        var examined = 0
-        var index = start
-        while index < slots.count && entries.count < limit {
-            let slot = slots[index]
-            examined += 1
-            if isLive(slot) {
-                let key = keys.key(slot.id)
-                if accept(key) { entries.append((slot.sequence, key)) } else { refused.append(key) }
-            } else if index == start {
-                start += 1
-            }
-            index += 1
+    /// Drops for good the slots before `front`, all stale (from ``lowest(_:front:element:accept:)``).
+    mutating func dropStale(before front: Int) { start = max(start, min(front, slots.count)) }
+
+    init() {}
+
+    /// An empty queue with room for `capacity` orphans, to be filled by ``append(_:sequence:)`` and put in order
+    /// by ``sort(precedes:)`` (a rebuild: each array allocated once, at its final size when all are orphans).
+    init(capacity: Int) {
+        slots.reserveCapacity(capacity)
+        handles.reserveCapacity(capacity)
+        sequences.reserveCapacity(capacity)
+        stamps.reserveCapacity(capacity)
+    }
+
+    /// Adds the document at `handle`, not queued yet, at `sequence` without keeping the order; returns its id.
+    /// ``sort(precedes:)`` restores the order before any other use.
+    mutating func append(_ handle: DocumentHandle, sequence: UInt64) -> Int32 {
+        let id = allocate(handle)
+        slots.append(stamp(id, sequence))
+        return id
+    }
+
+    /// Orders the slots by sequence number, ties by `precedes` (the view passes key order, so that identical
+    /// caches collect identically).
+    mutating func sort(precedes: (DocumentHandle, DocumentHandle) -> Bool) {
+        let handles = handles
+        slots.sort { a, b in a.sequence != b.sequence ? a.sequence < b.sequence : precedes(handles[Int(a.id)], handles[Int(b.id)]) }
+    }
+
+    private mutating func allocate(_ handle: DocumentHandle) -> Int32 {
+        if let id = released.popLast() {
+            handles[Int(id)] = handle
+            return id
         }
-        return (entries, refused, examined)
-    }
-
-    /// Replaces the contents with the orphans `collect` adds (a key added twice keeps its last sequence
-    /// number), ordered by sequence number and ties in key order, so that identical caches collect identically.
-    /// Keys are built only to break ties.
-    mutating func rebuild(_ collect: (_ add: (DocumentKey, UInt64) -> Void) -> Void) {
-        keys = InternedKeys()
-        sequences = []
-        stamps = []
-        slots = []
-        start = 0
-        collect { key, sequence in slots.append(stamp(keys.intern(key).id, sequence)) }
-        let interned = keys
-        slots.sort { a, b in a.sequence != b.sequence ? a.sequence < b.sequence : interned.key(a.id) < interned.key(b.id) }
-        compactIfSparse()
+        precondition(handles.count < Int(Int32.max), "more than 2^31 orphans")
+        handles.append(handle)
+        sequences.append(0)
+        stamps.append(0)
+        return Int32(handles.count - 1)
     }
 
     /// Gives `id` a new stamp and `sequence` as its live number; returns its new live slot.
     private mutating func stamp(_ id: Int32, _ sequence: UInt64) -> Slot {
         let index = Int(id)
-        if index == sequences.count {
-            sequences.append(sequence)
-            stamps.append(0)
-        }
         sequences[index] = sequence
         stamps[index] &+= 1
         return Slot(sequence: sequence, stamp: stamps[index], id: id)
     }
 
-    private func isLive(_ slot: Slot) -> Bool { keys.contains(slot.id) && stamps[Int(slot.id)] == slot.stamp }
+    private func isLive(_ slot: Slot) -> Bool {
+        handles[Int(slot.id)].bucket >= 0 && stamps[Int(slot.id)] == slot.stamp
+    }
 
     /// Rewrites the array without its stale slots once they are more than the live ones (and some).
     private mutating func compactIfSparse() {
-        let stored = slots.count - start
-        guard stored > 64 && stored > 2 * keys.count else { return }
-        slots = slots[start...].filter(isLive)
-        start = 0
-    }
-}
-
-/// Document keys under stable dense ids: the UTF-8 bytes of each path (segments joined by `/`) in one arena,
-/// found again through an open-addressing table of ids (linear probing, at most 3/4 full, backward-shift
-/// deletion). A released id is reused; its bytes stay in the arena until the garbage is half of it.
-private struct InternedKeys {
-    private var arena: [UInt8] = []
-    private var starts: [UInt32] = []
-    /// `UInt32.max` marks a released id.
-    private var lengths: [UInt32] = []
-    private var released: [Int32] = []
-    private var garbage = 0
-    /// Ids by their paths' hashes.
-    private var table = SlotTable(capacity: 16)
-
-    /// The number of keys interned and not released.
-    var count: Int { starts.count - released.count }
-
-    /// Whether `id` holds a key (it was interned and not released since).
-    func contains(_ id: Int32) -> Bool { Int(id) < lengths.count && lengths[Int(id)] != .max }
-
-    /// The id of `key`, adding it if new, and whether this call added it.
-    mutating func intern(_ key: DocumentKey) -> (id: Int32, isNew: Bool) {
-        let path = Array(key.path.canonicalString.utf8)
-        return path.withUnsafeBytes { path in
-            let (slot, found) = find(path)
-            if found { return (table.value(at: slot), false) }
-            let id: Int32
-            if let reused = released.popLast() {
-                id = reused
-                starts[Int(id)] = UInt32(arena.count)
-                lengths[Int(id)] = UInt32(path.count)
-            } else {
-                id = Int32(starts.count)
-                starts.append(UInt32(arena.count))
-                lengths.append(UInt32(path.count))
-            }
-            arena.append(contentsOf: path)
-            table.store(id, at: slot)
-            if count * 4 > table.capacity * 3 { rehash(table.capacity * 2) }
-            return (id, true)
-        }
-    }
-
-    func id(of key: DocumentKey) -> Int32? {
-        let path = Array(key.path.canonicalString.utf8)
-        return path.withUnsafeBytes { path in
-            let (slot, found) = find(path)
-            return found ? table.value(at: slot) : nil
-        }
-    }
-
-    /// The key of `id` (interned, not released).
-    func key(_ id: Int32) -> DocumentKey {
-        withPath(id) { path in
-            DocumentKey(path: ResourcePath(segments: path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
-                String(decoding: $0, as: UTF8.self)
-            }))
-        }
-    }
-
-    /// Forgets `id`; it may be given to another key.
-    mutating func release(_ id: Int32) {
-        var moved = SlotTable.empty
-        swap(&moved, &table)
-        moved.clear(moved.slot(holding: id, hash: hash(of: id)), hash: hash(of:))
-        swap(&moved, &table)
-        garbage += Int(lengths[Int(id)])
-        lengths[Int(id)] = .max
-        released.append(id)
-        if garbage > 4096 && garbage * 2 > arena.count { rewriteArena() }
-    }
-
-    private func withPath<T>(_ id: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        let start = Int(starts[Int(id)])
-        return arena.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Int(lengths[Int(id)]))])) }
-    }
-
-    private func find(_ path: UnsafeRawBufferPointer) -> (slot: Int, found: Bool) {
-        table.find(hash: ByteKeyTable.hash(path)) { id in withPath(id) { $0.elementsEqual(path) } }
-    }
-
-    private func hash(of id: Int32) -> UInt64 { withPath(id) { ByteKeyTable.hash($0) } }
-
-    private mutating func rehash(_ capacity: Int) {
-        let live = starts.indices.filter { lengths[$0] != .max }.map { Int32($0) }
-        table = SlotTable(capacity: capacity, values: live, hash: hash(of:))
-    }
-
-    /// Copies the paths in use into a new arena, dropping the garbage.
-    private mutating func rewriteArena() {
-        var compacted: [UInt8] = []
-        compacted.reserveCapacity(arena.count - garbage)
-        for id in starts.indices where lengths[id] != .max {
-            let start = UInt32(compacted.count)
-            withPath(Int32(id)) { compacted.append(contentsOf: $0) }
-            starts[id] = start
-        }
-        arena = compacted
-        garbage = 0
+        let (handles, stamps) = (handles, stamps)
+        slots.compactIfSparse(start: &start, live: count) { handles[Int($0.id)].bucket >= 0 && stamps[Int($0.id)] == $0.stamp }
     }
 }

@@ -36,7 +36,7 @@ final class EagerReferenceDelegate: ReferenceDelegate {
 }
 
 /// LRU collection (Firebase's `LruDelegate`): nothing goes on its own; the orphans wait in the
-/// ``GarbageCollectionIndex`` for `collectGarbage`.
+/// remote documents view's ``OrphanQueue`` for `collectGarbage`.
 final class LruReferenceDelegate: ReferenceDelegate {
     var removesReleasedTargets: Bool { false }
 

@@ -60,21 +60,8 @@ struct SequenceQueue<Element: Hashable> {
     mutating func lowest(
         _ limit: Int, accept: (Element) -> Bool = { _ in true }
     ) -> (entries: [(sequence: UInt64, element: Element)], refused: [Element], examined: Int) {
-        var entries: [(sequence: UInt64, element: Element)] = []
-        var refused: [Element] = []
-        var examined = 0
-        var index = start
-        while index < slots.count && entries.count < limit {
-            let slot = slots[index]
-            examined += 1
-            if live[slot.element]?.stamp == slot.stamp {
-                if accept(slot.element) { entries.append((slot.sequence, slot.element)) } else { refused.append(slot.element) }
-            } else if index == start {
-                start += 1
-            }
-            index += 1
-        }
-        return (entries, refused, examined)
+        let live = live
+        return slots.lowest(limit, start: &start, isLive: { live[$0.element]?.stamp == $0.stamp }, element: \.element, accept: accept)
     }
 
     /// Replaces the contents with `elements`, sorted once unless they come sorted (the end of replay).
@@ -94,9 +81,7 @@ struct SequenceQueue<Element: Hashable> {
 
     /// Rewrites the array without its stale entries once they are more than the live ones (and some).
     private mutating func compactIfSparse() {
-        let stored = slots.count - start
-        guard stored > 64 && stored > 2 * live.count else { return }
-        slots = slots[start...].filter { live[$0.element]?.stamp == $0.stamp }
-        start = 0
+        let live = live
+        slots.compactIfSparse(start: &start, live: live.count) { live[$0.element]?.stamp == $0.stamp }
     }
 }

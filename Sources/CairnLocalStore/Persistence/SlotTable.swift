@@ -1,8 +1,9 @@
 /// An open-addressing table of small non-negative integers (positions or ids into its owner's arrays), found
 /// by hashes the owner computes from its own data: linear probing over a power-of-two array of `Int32`
 /// (value + 1; 0 is an empty slot) and backward-shift deletion, so there are no tombstones. The owner keeps it
-/// at most 3/4 full, rebuilding it larger. ``DocumentBucket`` and the orphan queue's interned keys use it;
-/// four bytes per slot.
+/// at most 3/4 full, rebuilding it larger. ``DocumentBucket`` uses it for its entries' positions by id (the
+/// orphan queue, which had a copy of each key, names documents by their place in the buckets instead); four
+/// bytes per slot.
 ///
 /// ```swift
 /// var table = SlotTable(capacity: 8)

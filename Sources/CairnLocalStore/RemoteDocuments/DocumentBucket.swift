@@ -98,11 +98,10 @@ struct DocumentBucket {
         return id.withUTF8 { relocate(UnsafeRawBufferPointer($0), from: from, to: to) }
     }
 
-    /// Forgets `id`; returns the entry it had.
+    /// Forgets `id`; returns the entry it had. The last entry moves into its position (when it was not the last).
     @discardableResult
-    mutating func remove(_ id: String) -> RemoteDocumentEntry? {
-        var id = id
-        let (slot, found) = id.withUTF8 { find(UnsafeRawBufferPointer($0)) }
+    mutating func remove(_ id: UnsafeRawBufferPointer) -> RemoteDocumentEntry? {
+        let (slot, found) = find(id)
         guard found else { return nil }
         let position = Int(table.value(at: slot))
         let removed = entries[position]
@@ -124,6 +123,18 @@ struct DocumentBucket {
         if garbage > 4096 && garbage * 2 > arena.count { rewriteArena() }
         return removed
     }
+
+    @discardableResult
+    mutating func remove(_ id: String) -> RemoteDocumentEntry? {
+        var id = id
+        return id.withUTF8 { remove(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Replaces the entry at `position` (its id stays).
+    mutating func replace(_ entry: RemoteDocumentEntry, at position: Int) { entries[position] = entry }
+
+    /// Records in the entry at `position` its place in the orphan queue (``RemoteDocumentEntry/orphan``).
+    mutating func setOrphan(_ orphan: UInt32, at position: Int) { entries[position].orphan = orphan }
 
     /// The slot holding `id`, or the empty slot where it would go.
     private func find(_ id: UnsafeRawBufferPointer) -> (slot: Int, found: Bool) {

@@ -28,7 +28,7 @@ extension LocalStore {
 
 
 
-    /// Removes evicted documents from the view. In memory mode the eviction events are dropped at once
+    /// Removes evicted documents from the view (and the orphan queue). In memory mode the eviction events are dropped at once
     /// (nothing replays them); in the log they stay until they shadow nothing (`RemovalRecords`, §4).
     func noteEvictions(_ keys: [DocumentKey], written: [(reference: EventReference, sequence: UInt64)]) {
         var removed: [RemoteDocumentEntry?] = []
@@ -36,7 +36,6 @@ extension LocalStore {
             removed.append(remoteDocuments.remove(key))
             events.removalApplied(reference)
             if case .log(let location) = reference { compactionCoordinator.removals.track(location) }
-            collector.noteEvicted(key)
         }
         // The indexes read the removed versions for their entries, so those events are retired after.
         indexManager.remove(keys, removed: removed, events: events)

@@ -35,7 +35,7 @@ final class RemoteDocumentCache: StoreComponent {
         }
     }
 
-    var liveEventCount: Int { view.foundCount + view.absent.count }
+    var liveEventCount: Int { view.foundCount + view.absentCount }
 
     func finishReplay(into store: LocalStore) throws {
         let gathered = replaying

@@ -3,8 +3,8 @@ import SegmentLog
 
 /// What the remote documents view keeps per cached document: where its latest event is and what replay learned
 /// from the event's header, packed into 56 bytes of plain values (the fields of an ``EventReference``, the two
-/// timestamps as seconds and nanoseconds without padding, and one byte for the state and flags). Bodies stay in
-/// the log.
+/// timestamps as seconds and nanoseconds without padding, one byte for the state and flags, and the document's
+/// id in the orphan queue in what would be padding). Bodies stay in the log.
 ///
 /// ```swift
 /// var entry = RemoteDocumentEntry(reference: .log(location), state: .found, version: version, readTime: readTime,
@@ -23,6 +23,9 @@ struct RemoteDocumentEntry {
     private var readTimeNanoseconds: Int32
     /// Bits 0–1: the state's raw value; bit 2: hasCommittedMutations; bit 3: a memory reference.
     private var flags: UInt8
+    /// The document's id in the view's ``OrphanQueue`` plus one; 0 when it is not queued. Session state: every
+    /// new entry starts at 0, and the view carries it over when it replaces or moves a queued document's entry.
+    var orphan: UInt32 = 0
 
     private static let committedFlag: UInt8 = 1 << 2
     private static let memoryFlag: UInt8 = 1 << 3

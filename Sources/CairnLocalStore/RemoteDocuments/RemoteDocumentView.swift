@@ -2,32 +2,95 @@ import CairnModel
 
 /// The remote documents view: the last known server state of every cached document, grouped by collection so
 /// that a collection query reads one bucket and a collection-group query the buckets of its group. Documents
-/// that do not exist (tombstones) or whose contents are unknown live apart, so scans never visit them.
+/// that do not exist (tombstones) or whose contents are unknown live apart, in a bucket of their own keyed by
+/// their whole paths, so scans never visit them. Buckets are numbered, so that a ``DocumentHandle`` (bucket
+/// number, position) names a document without its key: the LRU orphan queue (``OrphanQueue``) holds handles and
+/// lives here, told of every entry that moves (`RemoteDocumentView+Orphans.swift`).
+///
+/// ```swift
+/// var view = RemoteDocumentView()
+/// view.set(entry, for: key)                                // nil: it is new
+/// view.entry(for: key)?.version
+/// view.collections[key.collectionPath]?.count              // 1
+/// view.remove(key)
+/// ```
 struct RemoteDocumentView {
-    /// Existing documents: collection path → its documents (ids and packed entries).
-    private(set) var collections: [ResourcePath: DocumentBucket] = [:]
-    /// Documents known not to exist, or with unknown contents.
-    private(set) var absent: [DocumentKey: RemoteDocumentEntry] = [:]
+    /// Bucket 0: the absent documents, by path; the others: one per collection, or free (empty, no path).
+    private(set) var buckets = [DocumentBucket()]
+    /// The collection path of each bucket number (nil for bucket 0 and free numbers).
+    private var paths: [ResourcePath?] = [nil]
+    private var numbers: [ResourcePath: Int32] = [:]
+    private var freeNumbers: [Int32] = []
     /// Collection group (last collection id) → the collection paths that hold documents.
     private(set) var groups: [String: Set<ResourcePath>] = [:]
     private(set) var foundCount = 0
+    /// The orphaned documents by orphan sequence number (`RemoteDocumentView+Orphans.swift`).
+    var orphans = OrphanQueue()
 
-    func entry(for key: DocumentKey) -> RemoteDocumentEntry? {
-        collections[key.collectionPath]?[key.documentID] ?? absent[key]
+    static let absentBucket = 0
+
+    /// The existing documents of each collection: `collections[path]` is its bucket, if it has documents.
+    var collections: Collections { Collections(numbers: numbers, buckets: buckets) }
+
+    struct Collections {
+        fileprivate let numbers: [ResourcePath: Int32]
+        fileprivate let buckets: [DocumentBucket]
+
+        subscript(path: ResourcePath) -> DocumentBucket? { numbers[path].map { buckets[Int($0)] } }
     }
 
-    /// Records the latest event for `key`; returns the entry it replaces, if any.
+    /// The number of documents known not to exist, or with unknown contents.
+    var absentCount: Int { buckets[Self.absentBucket].count }
+
+    func entry(for key: DocumentKey) -> RemoteDocumentEntry? {
+        handle(of: key).map { self[$0] }
+    }
+
+    subscript(handle: DocumentHandle) -> RemoteDocumentEntry { buckets[Int(handle.bucket)].entries[Int(handle.position)] }
+
+    /// Where `key`'s entry is, if cached.
+    func handle(of key: DocumentKey) -> DocumentHandle? {
+        if let number = numbers[key.collectionPath], let position = buckets[Int(number)].position(of: key.documentID) {
+            return DocumentHandle(bucket: Int(number), position: position)
+        }
+        guard !buckets[Self.absentBucket].isEmpty else { return nil }
+        return Self.withPath(key) { path in
+            buckets[Self.absentBucket].position(of: path).map { DocumentHandle(bucket: Self.absentBucket, position: $0) }
+        }
+    }
+
+    /// The key of the document at `handle`.
+    func key(at handle: DocumentHandle) -> DocumentKey {
+        let bucket = buckets[Int(handle.bucket)]
+        guard let collection = paths[Int(handle.bucket)] else {
+            return bucket.withID(at: Int(handle.position)) { path in
+                DocumentKey(path: ResourcePath(segments: path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+                    String(decoding: $0, as: UTF8.self)
+                }))
+            }
+        }
+        return DocumentKey(path: collection.appending(bucket.id(at: Int(handle.position))))
+    }
+
+    /// Records the latest event for `key`; returns the entry it replaces, if any. A queued orphan stays queued
+    /// (its entry keeps its id in the queue, wherever it lands).
     @discardableResult
     mutating func set(_ entry: RemoteDocumentEntry, for key: DocumentKey) -> RemoteDocumentEntry? {
-        let previous = remove(key)
-        if entry.state == .found {
-            let collection = key.collectionPath
-            if collections[collection] == nil { groups[key.collectionGroup, default: []].insert(collection) }
-            collections[collection, default: DocumentBucket()].set(entry, for: key.documentID)
-            foundCount += 1
-        } else {
-            absent[key] = entry
+        var entry = entry
+        let number = entry.state == .found ? numbers[key.collectionPath].map(Int.init) : Self.absentBucket
+        guard let old = handle(of: key) else {
+            insert(entry, for: key)
+            return nil
         }
+        let previous = self[old]
+        entry.orphan = previous.orphan
+        if Int(old.bucket) == number {
+            buckets[Int(old.bucket)].replace(entry, at: Int(old.position))
+            return previous
+        }
+        detach(key, at: old)
+        let new = insert(entry, for: key)
+        if entry.orphan != 0 { orphans.move(Int32(entry.orphan - 1), to: new) }
         return previous
     }
 
@@ -36,9 +99,8 @@ struct RemoteDocumentView {
     /// key (the lower sequence number loses).
     mutating func insertReplayed(_ documents: DocumentBucket, collection: ResourcePath) -> [RemoteDocumentEntry] {
         guard !documents.isEmpty else { return [] }
-        guard var bucket = collections.removeValue(forKey: collection) else {
-            if let group = collection.lastSegment { groups[group, default: []].insert(collection) }
-            collections[collection] = documents
+        guard let number = numbers[collection].map(Int.init) else {
+            buckets[bucketNumber(for: collection)] = documents
             foundCount += documents.count
             return []
         }
@@ -46,27 +108,22 @@ struct RemoteDocumentView {
         for position in 0..<documents.count {
             let entry = documents.entries[position]
             documents.withID(at: position) { id in
-                if let current = bucket.position(of: id).map({ bucket.entries[$0] }) {
+                if let current = buckets[number].position(of: id).map({ buckets[number].entries[$0] }) {
                     losers.append(current.sequence > entry.sequence ? entry : current)
-                    if current.sequence < entry.sequence { bucket.set(entry, for: id) }
+                    if current.sequence < entry.sequence { buckets[number].set(entry, for: id) }
                 } else {
-                    bucket.set(entry, for: id)
+                    buckets[number].set(entry, for: id)
                     foundCount += 1
                 }
             }
         }
-        collections[collection] = bucket
         return losers
     }
 
     /// Points `key`'s entry at its record's new place after compaction moved it from `from`.
     mutating func relocate(_ key: DocumentKey, from: EventReference, to: EventReference) {
-        if absent[key]?.reference == from {
-            absent[key]!.reference = to
-        } else {
-            // Through the dictionary's in-place accessor: a bucket bound to a local would be copied by the write.
-            _ = collections[key.collectionPath]?.relocate(key.documentID, from: from, to: to)
-        }
+        if let number = numbers[key.collectionPath], buckets[Int(number)].relocate(key.documentID, from: from, to: to) { return }
+        relocateAbsent(key, from: from, to: to)
     }
 
     /// ``relocate(_:from:to:)`` for the key `collection/documentID` (the id's UTF-8 bytes), without building the
@@ -74,34 +131,29 @@ struct RemoteDocumentView {
     mutating func relocate(
         collection: ResourcePath, documentID: UnsafeRawBufferPointer, from: EventReference, to: EventReference
     ) {
-        if collections[collection]?.relocate(documentID, from: from, to: to) == true { return }
-        if !absent.isEmpty {
-            relocate(DocumentKey(path: collection.appending(String(decoding: documentID, as: UTF8.self))), from: from, to: to)
+        if let number = numbers[collection], buckets[Int(number)].relocate(documentID, from: from, to: to) { return }
+        if !buckets[Self.absentBucket].isEmpty {
+            relocateAbsent(DocumentKey(path: collection.appending(String(decoding: documentID, as: UTF8.self))), from: from, to: to)
         }
     }
 
-    /// Forgets `key`; returns the entry it had.
+    /// Forgets `key` (and takes it out of the orphan queue); returns the entry it had.
     @discardableResult
     mutating func remove(_ key: DocumentKey) -> RemoteDocumentEntry? {
-        if let previous = absent.removeValue(forKey: key) { return previous }
-        let collection = key.collectionPath
-        guard let previous = collections[collection]?.remove(key.documentID) else { return nil }
-        foundCount -= 1
-        if collections[collection]!.isEmpty {
-            collections[collection] = nil
-            groups[key.collectionGroup]?.remove(collection)
-            if groups[key.collectionGroup]?.isEmpty == true { groups[key.collectionGroup] = nil }
-        }
+        guard let handle = handle(of: key) else { return nil }
+        let previous = self[handle]
+        detach(key, at: handle)
+        if previous.orphan != 0 { orphans.remove(Int32(previous.orphan - 1)) }
         return previous
     }
 
     /// Calls `body` with every cached document, existing or not (garbage collection, inspection); nothing is
     /// copied, and each key is built only for the call.
     func forEachEntry(_ body: (DocumentKey, RemoteDocumentEntry) throws -> Void) rethrows {
-        for (key, entry) in absent { try body(key, entry) }
-        for (path, bucket) in collections {
-            for position in 0..<bucket.count {
-                try body(DocumentKey(path: path.appending(bucket.id(at: position))), bucket.entries[position])
+        for number in buckets.indices {
+            for position in 0..<buckets[number].count {
+                let handle = DocumentHandle(bucket: number, position: position)
+                try body(key(at: handle), self[handle])
             }
         }
     }
@@ -125,5 +177,82 @@ struct RemoteDocumentView {
             return entry(for: key).map { [(key, $0)] } ?? []
         }
         return candidates(collection: query.path)
+    }
+
+    /// Writes `orphan` (``RemoteDocumentEntry/orphan``) into the entry at `handle`.
+    mutating func setOrphan(_ orphan: UInt32, at handle: DocumentHandle) {
+        buckets[Int(handle.bucket)].setOrphan(orphan, at: Int(handle.position))
+    }
+
+    /// Adds `entry` for `key`, which has none; returns where it went.
+    @discardableResult
+    private mutating func insert(_ entry: RemoteDocumentEntry, for key: DocumentKey) -> DocumentHandle {
+        let number: Int
+        if entry.state == .found {
+            number = bucketNumber(for: key.collectionPath)
+            buckets[number].set(entry, for: key.documentID)
+            foundCount += 1
+        } else {
+            number = Self.absentBucket
+            Self.withPath(key) { _ = buckets[number].set(entry, for: $0) }
+        }
+        return DocumentHandle(bucket: number, position: buckets[number].count - 1)
+    }
+
+    /// Removes the entry at `handle` (`key`'s) from its bucket, telling the orphan queue about the entry that
+    /// takes its position; the caller handles the removed entry's place in the queue.
+    private mutating func detach(_ key: DocumentKey, at handle: DocumentHandle) {
+        let number = Int(handle.bucket)
+        let position = Int(handle.position)
+        if number == Self.absentBucket {
+            Self.withPath(key) { _ = buckets[number].remove($0) }
+        } else {
+            buckets[number].remove(key.documentID)
+            foundCount -= 1
+        }
+        if position < buckets[number].count, case let moved = buckets[number].entries[position], moved.orphan != 0 {
+            orphans.move(Int32(moved.orphan - 1), to: handle)
+        }
+        if number != Self.absentBucket && buckets[number].isEmpty { freeBucket(number) }
+    }
+
+    /// The bucket number of `collection`, giving it one (and its group a member) when it has none.
+    private mutating func bucketNumber(for collection: ResourcePath) -> Int {
+        if let number = numbers[collection] { return Int(number) }
+        let number: Int
+        if let free = freeNumbers.popLast() {
+            number = Int(free)
+            paths[number] = collection
+        } else {
+            number = buckets.count
+            buckets.append(DocumentBucket())
+            paths.append(collection)
+        }
+        numbers[collection] = Int32(number)
+        if let group = collection.lastSegment { groups[group, default: []].insert(collection) }
+        return number
+    }
+
+    private mutating func freeBucket(_ number: Int) {
+        guard let collection = paths[number] else { return }
+        buckets[number] = DocumentBucket()
+        paths[number] = nil
+        numbers[collection] = nil
+        freeNumbers.append(Int32(number))
+        if let group = collection.lastSegment {
+            groups[group]?.remove(collection)
+            if groups[group]?.isEmpty == true { groups[group] = nil }
+        }
+    }
+
+    private mutating func relocateAbsent(_ key: DocumentKey, from: EventReference, to: EventReference) {
+        guard !buckets[Self.absentBucket].isEmpty else { return }
+        Self.withPath(key) { _ = buckets[Self.absentBucket].relocate($0, from: from, to: to) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `key`'s path (the absent bucket's ids).
+    private static func withPath<T>(_ key: DocumentKey, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        var path = key.path.canonicalString
+        return try path.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 }

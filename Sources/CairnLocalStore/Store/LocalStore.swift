@@ -71,10 +71,12 @@ package final class LocalStore {
         _modify { yield &indexManager.view }
     }
 
-    /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments. A
-    /// garbage-collection round compacts at most one segment's worth of bytes, so small segments keep its
-    /// stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the same bytes
-    /// either way.
+    /// The log settings of a cache opened without explicit ones: SegmentLog's defaults with 2 MiB segments and a
+    /// 4 MiB frame cache. A garbage-collection round compacts at most one segment's worth of bytes, so small
+    /// segments keep its stall short (a cache in one 64 MiB segment would be rewritten whole); replay reads the
+    /// same bytes either way. Scans read in log order without filling the frame cache, so it serves point reads
+    /// only (256 frames of 16 KiB: a query's results read again, a listener's re-runs); SegmentLog's 32 MiB were
+    /// a third of the peak memory of a 100k-document cache (Docs/LocalStore.md §3).
     ///
     /// ```swift
     /// var configuration = LocalStore.defaultLogConfiguration
@@ -84,6 +86,7 @@ package final class LocalStore {
     package static var defaultLogConfiguration: SegmentLog.Configuration {
         var configuration = SegmentLog.Configuration()
         configuration.segmentTargetSize = 2 << 20
+        configuration.frameCacheBytes = 4 << 20
         return configuration
     }
 
@@ -108,7 +111,6 @@ package final class LocalStore {
             // Removals met by replay shadow records in any segment there is now (RemovalRecords).
             store.compactionCoordinator.removals.see(segment: log.statistics.segments.map(\.id).max() ?? 0)
             try store.replay(log)
-            store.collector.rebuild()
         } catch {
             try? log.close()
             CairnLogger.firestoreLocalStore.debug("the cache at \(directory) could not be opened: \(error)")
@@ -136,7 +138,10 @@ package final class LocalStore {
     }
 
     /// Rebuilds every view from the log: each record goes to the component that owns its kind
-    /// (``ComponentRegistry``), then each component finishes in registry order. Only event headers are read.
+    /// (``ComponentRegistry``), then each component finishes in registry order, and the garbage collector's
+    /// queues are rebuilt once the documents and targets are (before the field indexes: their backfill jobs
+    /// share the view's buckets, and the orphan queue writes its ids into the entries, which would copy
+    /// them). Only event headers are read.
     private func replay(_ log: SegmentLog) throws {
         try log.scan { record in
             guard let kind = EventKind(rawValue: record.kind), let owner = registry.owner(of: kind) else {
@@ -144,6 +149,9 @@ package final class LocalStore {
             }
             try owner.replay(record, kind: kind, into: self)
         }
-        for component in registry.components { try component.finishReplay(into: self) }
+        for component in registry.components {
+            if component === indexManager { collector.rebuild() }
+            try component.finishReplay(into: self)
+        }
     }
 }

@@ -37,7 +37,7 @@ extension LocalStore {
             collector.index.inactiveTargets.remove(targetID)
             events.removalApplied(reference)
         }
-        for key in joined where !targets.membership.targets(containing: key).isEmpty { collector.index.orphans.remove(key) }
+        for key in joined where !targets.membership.targets(containing: key).isEmpty { remoteDocuments.removeOrphan(key) }
         collector.noteReleased(departed, sequence: releasedAt)
     }
 
