@@ -164,6 +164,8 @@ struct SegmentEntry {
     var dead: [UInt32: [UInt64]] = [:]
     var deadRecords: UInt64 = 0
     var deadBytes: UInt64 = 0
+    /// Where its frames start, once a scan has walked them (FrameOffsets.swift).
+    var frameOffsets = FrameOffsets()
 
     var manifestEntry: Manifest.Entry {
         isActive
