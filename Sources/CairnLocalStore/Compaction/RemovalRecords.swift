@@ -22,6 +22,10 @@ struct RemovalRecords {
     private var horizons: [RecordLocation: UInt32] = [:]
     /// The highest segment id the store has seen.
     private(set) var highestSegmentSeen: UInt32 = 0
+    /// No live removal has a lower horizon, so a call of ``retirable(oldestSegment:)`` with an oldest segment at
+    /// or below it returns at once instead of reading every removal (hundreds of thousands in a large cache
+    /// that garbage collection is emptying, once per compaction).
+    private var lowestHorizon: UInt32 = .max
 
     var count: Int { horizons.count }
 
@@ -34,6 +38,7 @@ struct RemovalRecords {
     mutating func track(_ location: RecordLocation) {
         see(segment: location.segment)
         horizons[location] = highestSegmentSeen
+        lowestHorizon = min(lowestHorizon, highestSegmentSeen)
     }
 
     /// Follows a removal record that compaction moved.
@@ -45,8 +50,14 @@ struct RemovalRecords {
     /// Stops tracking and returns the removals whose horizon is below `oldestSegment`, the lowest segment id
     /// still in the log: they shadow nothing any more.
     mutating func retirable(oldestSegment: UInt32) -> [RecordLocation] {
-        let done = horizons.filter { $0.value < oldestSegment }.map(\.key)
+        guard oldestSegment > lowestHorizon else { return [] }
+        var done: [RecordLocation] = []
+        var lowest = UInt32.max
+        for (location, horizon) in horizons {
+            if horizon < oldestSegment { done.append(location) } else { lowest = min(lowest, horizon) }
+        }
         for location in done { horizons[location] = nil }
+        lowestHorizon = lowest
         return done
     }
 }
