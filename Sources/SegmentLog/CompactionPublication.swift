@@ -1,8 +1,9 @@
 // A compaction's publication, off the caller's thread. The step that finishes copying writes the outputs' last
 // frames and hands the durable part to the log's publisher queue: sync the outputs, the directory, and the
 // commits that superseded the dropped records, then write a manifest that names the outputs in place of the
-// inputs. A later step (or the same one, when it waits) switches the log in memory — segments, frame cache,
-// records retired meanwhile — and deletes the inputs. Until then reads still go to the inputs, and every
+// inputs (after publishing the segment rolls pending then, RollPublication.swift). A later step (or the same
+// one, when it waits) switches the log in memory — segments, frame cache, records retired meanwhile — and the
+// publisher queue deletes the inputs. Until then reads still go to the inputs, and every
 // manifest written meanwhile (a segment roll) names the outputs too: the state keeps the durable outputs in
 // `readyPublications`, which `State.manifest()` applies. Manifest writes are numbered so that a snapshot taken
 // earlier never replaces a newer manifest on disk.
@@ -78,8 +79,9 @@ extension SegmentLog {
             for handle in handles { try handle.sync() }
             if !handles.isEmpty { try fileSystem.syncDirectory(at: directory) }
             // Records were retired because newer ones superseded them. Those newer records must be durable
-            // before the manifest stops naming the old ones, or a crash could lose both (.normal, .none).
-            _ = try syncBehindCommits()
+            // before the manifest stops naming the old ones, or a crash could lose both (.normal, .none): the
+            // rolls pending now are published first (their sealed segments synced, their new ones named).
+            _ = try syncCommits(publishingRollsHere: true)
         } catch {
             return .failed(error as? StorageError ?? StorageError(.io, "syncing a compaction's outputs failed (\(error))"))
         }
@@ -115,14 +117,15 @@ extension SegmentLog {
         }
     }
 
-    /// Switches the log in memory from `inputs` to the outputs of a durable publication, then deletes the
-    /// inputs (their directory is synced on the publisher queue). Returns the inputs' bytes.
+    /// Switches the log in memory from `inputs` to the outputs of a durable publication; the publisher queue
+    /// then deletes the inputs and syncs the directory. Returns the inputs' bytes.
     func applyPublication(inputs: [UInt32], outputs: [SegmentBuilder], relocations: [Relocation]) throws -> UInt64 {
-        let bytesBefore: UInt64 = try state.withLock { state in
+        let (bytesBefore, handles): (UInt64, [any StorageFile]) = try state.withLock { state in
             try state.checkUsable()
             let position = state.order.firstIndex(of: inputs[0])!
             var bytes: UInt64 = 0
             for id in inputs { bytes += state.segments[id]!.length }
+            let handles = inputs.map { state.segments[$0]!.handle }
             state.order.removeAll { inputs.contains($0) }
             state.order.insert(contentsOf: outputs.map(\.id), at: position)
             for out in outputs {
@@ -140,12 +143,17 @@ extension SegmentLog {
                 state.cache.removeSegment(id)
             }
             state.readyPublications.removeAll { $0.inputs == inputs }
-            return bytes
+            return (bytes, handles)
         }
-        // The inputs' handles are not closed here: a reader may still be using one (it closes with its last
-        // reference). No manifest names the inputs any more; if deleting fails they are orphans removed on next open.
-        for id in inputs { try? fileSystem.removeFile(at: segmentPath(id)) }
-        publisher.async { [self] in try? fileSystem.syncDirectory(at: directory) }
+        // No manifest names the inputs any more; if deleting fails they are orphans removed on next open. Deleting
+        // a file and closing its last descriptor free its blocks, which waits for the file system's journal (and
+        // discards, where mounted so): the publisher queue does both, off the caller's thread. The handles are
+        // not closed explicitly, as a reader may still be using one: the queue drops its references last.
+        publisher.async { [self, handles] in
+            for id in inputs { try? fileSystem.removeFile(at: segmentPath(id)) }
+            try? fileSystem.syncDirectory(at: directory)
+            withExtendedLifetime(handles) {}
+        }
         return bytesBefore
     }
 }

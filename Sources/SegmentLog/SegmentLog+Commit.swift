@@ -78,11 +78,23 @@ extension SegmentLog {
     /// - Throws: `.poisoned` when the sync fails (the log is poisoned, as after any failed sync: reopen it),
     ///   `.closed` after ``close()``.
     public func syncBehindCommits() throws -> UInt64 {
+        try syncCommits(publishingRollsHere: false)
+    }
+
+    /// ``syncBehindCommits()``; a compaction's publication, which runs on the publisher queue, publishes
+    /// pending rolls itself (`publishingRollsHere`) instead of waiting for the queue.
+    func syncCommits(publishingRollsHere: Bool) throws -> UInt64 {
         // Frames are written under the state lock, so what the active segment holds now is exactly the commits
-        // below `nextLSN`; sealed segments were synced when they were sealed.
-        let (handle, segment, end, durableBelow, unsynced) = try state.withLock { state in
+        // below `nextLSN`; sealed segments were synced when they were sealed, or are synced by the publication
+        // of the roll that sealed them, which also names the segments it started in a manifest.
+        let (handle, segment, end, durableBelow, unsynced, rolling) = try state.withLock { state in
             try state.checkUsable()
-            return (state.active.handle, state.activeID, state.active.length, state.nextLSN, state.hasUnsyncedWrites)
+            return (
+                state.active.handle, state.activeID, state.active.length, state.nextLSN, state.hasUnsyncedWrites,
+                !state.pendingRolls.isEmpty)
+        }
+        if rolling {
+            if let failure = publishingRollsHere ? publishPendingRolls() : awaitRollPublication(of: segment) { throw failure }
         }
         guard unsynced else { return durableBelow }
         do {
@@ -184,7 +196,7 @@ extension SegmentLog {
         } catch {
             return failAll(error)
         }
-        if needsSync || needsRoll {
+        if needsSync {
             do {
                 try handle.sync()
                 state.withLock { state in
@@ -200,13 +212,20 @@ extension SegmentLog {
             }
         }
         if needsRoll {
-            // The group's data is durable; a failed roll only stops later writes.
+            // The group is written; a failed roll only stops later writes.
             do {
                 try state.withLock { try rollSegment(&$0) }
             } catch {
                 let poison = StorageError(.poisoned, "starting a new segment failed; reopen the log (\(error))")
                 state.withLock { $0.poisoned = poison }
             }
+        }
+        // A group that asked for durability, written to a segment no manifest on disk names yet, is durable once
+        // the roll that started the segment is published.
+        if configuration.durability == .full || group.contains(where: \.forceSync),
+            let failure = awaitRollPublication(of: written.segment)
+        {
+            return failAll(failure)
         }
         var perBatch = locations.makeIterator()
         return group.map { $0.batch.isEmpty ? .success([]) : .success(perBatch.next()!) }
@@ -272,43 +291,28 @@ extension SegmentLog {
         return result
     }
 
-    /// Seals the active segment and starts a new one: cut preallocation, sync, create the next segment file,
-    /// then switch the manifest. A crash before the switch leaves the new file as an orphan (removed on open).
+    /// Seals the active segment and starts a new one: creates the next segment file with its header and
+    /// switches appends to it, without syncing anything. The publisher queue then publishes the roll
+    /// (RollPublication.swift): until then a crash leaves the new file as an orphan (removed on open) and the
+    /// sealed segment as the manifest's active one.
     func rollSegment(_ state: inout State) throws {
         var sealed = state.active
-        // Cut the zero preallocation, and anything a failed write left past the data, so the sealed file is
-        // exactly as long as the manifest will say.
-        if try sealed.handle.size() > sealed.length { try sealed.handle.truncate(to: sealed.length) }
-        do {
-            try sealed.handle.sync()
-        } catch {
-            // As after any failed sync: the kernel may have dropped the unsynced pages and will not say so again,
-            // so a later sync of the same file could report success over lost bytes.
-            state.poisoned = StorageError(
-                .poisoned, "a sync failed while sealing segment \(sealed.id), so recent writes may be lost; reopen the log to recover (\(error))")
-            throw state.poisoned!
-        }
         let newID = state.nextSegmentID
-        let handle = try SegmentLog.createSegmentFile(id: newID, cacheID: state.cacheID, in: directory, fileSystem: fileSystem)
-        var next = state
+        let handle = try SegmentLog.createSegmentFile(
+            id: newID, cacheID: state.cacheID, in: directory, fileSystem: fileSystem, sync: false)
         sealed.isActive = false
-        next.segments[sealed.id] = sealed
-        next.segments[newID] = SegmentEntry(id: newID, handle: handle, isActive: true, length: UInt64(SegmentFormat.segmentHeaderSize))
-        next.order.append(newID)
-        next.activeID = newID
-        next.nextSegmentID = newID + 1
-        next.generation &+= 1  // informational; a damaged manifest may hold any value
-        next.allocatedEnd = UInt64(SegmentFormat.segmentHeaderSize)
-        next.manifestSequence += 1
-        do {
-            try writeManifest(next.manifest(), sequence: next.manifestSequence)
-        } catch {
-            try? handle.close()
-            throw error
-        }
-        state = next
+        state.segments[sealed.id] = sealed
+        state.segments[newID] = SegmentEntry(id: newID, handle: handle, isActive: true, length: UInt64(SegmentFormat.segmentHeaderSize))
+        state.order.append(newID)
+        state.activeID = newID
+        state.nextSegmentID = newID + 1
+        state.generation &+= 1  // informational; a damaged manifest may hold any value
+        state.allocatedEnd = UInt64(SegmentFormat.segmentHeaderSize)
+        state.pendingRolls.append(
+            PendingRoll(sealedID: sealed.id, sealed: sealed.handle, sealedLength: sealed.length, newID: newID, new: handle))
         state.hasUnsyncedWrites = false
         state.syncedEnd = UInt64(SegmentFormat.segmentHeaderSize)
+        publisher.async { [self] in _ = publishPendingRolls() }
     }
 
     /// The `.normal` mode's flusher: syncs pending writes at most `delay` after they were written. It sleeps

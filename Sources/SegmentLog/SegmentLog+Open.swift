@@ -67,13 +67,14 @@ extension SegmentLog {
         try createSegmentFile(id: 1, cacheID: cacheID, in: directory, fileSystem: fs).close()
         let manifest = Manifest(
             generation: 1, cacheID: cacheID, nextSegmentID: 2, lsnFloor: 1,
-            entries: [Manifest.Entry(id: 1, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)])
+            entries: [.active(1)])
         try manifest.write(to: directory, fileSystem: fs)
         return manifest
     }
 
     /// Creates a segment file with its header, synced, and syncs the directory. With `sync` false, neither is
-    /// synced: for a compaction output, which no manifest names before its publication syncs it and the directory.
+    /// synced: for a compaction output or a roll's new segment, which no manifest names before a publication on
+    /// the publisher queue syncs it and the directory.
     static func createSegmentFile(
         id: UInt32, cacheID: UInt64, in directory: String, fileSystem fs: any FileSystem, sync: Bool = true
     ) throws -> any StorageFile {

@@ -95,8 +95,9 @@ extension SegmentLog {
     }
 
     /// Reads and decodes the frame at `offset` of `segment` for a point read: the header and the stored payload
-    /// come in one read of the size frames of this segment typically take (``firstReadSize(of:)``), and a second
-    /// read fetches the rest of a larger frame. The error path alone builds the segment's path.
+    /// come in one read, of the frame's exact size when a scan noted where the segment's frames start, else of
+    /// the size frames of this segment typically take (``firstReadSize(of:)``), and then a second read fetches
+    /// the rest of a larger frame. The error path alone builds the segment's path.
     private func loadFrame(_ segment: SegmentEntry, offset: UInt32, through index: Int?) throws -> DecodedFrame {
         func damaged(_ what: String) -> StorageError {
             StorageError(
@@ -105,7 +106,8 @@ extension SegmentLog {
         }
         let headerSize = SegmentFormat.frameHeaderSize
         let available = segment.length - UInt64(offset)
-        var bytes = try Self.read(segment.handle, at: UInt64(offset), count: Int(min(UInt64(firstReadSize(of: segment)), available)))
+        let size = segment.frameOffsets.frameSize(at: offset) ?? firstReadSize(of: segment)
+        var bytes = try Self.read(segment.handle, at: UInt64(offset), count: Int(min(UInt64(size), available)))
         guard bytes.count >= headerSize else { throw damaged("header cut short") }
         let header: FrameHeader
         switch bytes.withUnsafeBytes({ FrameHeader.decode($0) }) {
@@ -169,9 +171,11 @@ extension SegmentLog {
         var raw: [UInt8] = []
         for (id, handle, length) in try scanPlan() {
             let cursor = FrameCursor(handle: handle, end: length)
+            var starts: [UInt32] = []
             while true {
                 switch try cursor.next() {
                 case .end:
+                    noteFrameOffsets(FrameOffsets(starts: starts, end: UInt32(length)), of: id)
                     break
                 case .damage(let offset, let problem, let header):
                     throw StorageError(
@@ -179,6 +183,7 @@ extension SegmentLog {
                             + SegmentLog.describeLoss(header) + "; run salvage to keep every intact frame",
                         path: segmentPath(id), offset: offset)
                 case .frame(let offset, let header, let stored):
+                    starts.append(UInt32(offset))
                     if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
                         throw StorageError(
                             .corruption, "segment \(id), frame at offset \(offset): \(problem); " + SegmentLog.describeLoss(header),
@@ -197,6 +202,14 @@ extension SegmentLog {
                 }
                 break
             }
+        }
+    }
+
+    /// Keeps where a scan found the frames of segment `id` start, unless more of it is known already.
+    private func noteFrameOffsets(_ offsets: FrameOffsets, of id: UInt32) {
+        state.withLock { state in
+            guard let known = state.segments[id]?.frameOffsets, known.end < offsets.end else { return }
+            state.segments[id]!.frameOffsets = offsets
         }
     }
 

@@ -158,7 +158,7 @@ extension SegmentLog {
             let manifest = Manifest(
                 generation: 1, cacheID: logID, nextSegmentID: activeID + 1, lsnFloor: lsnFloor,
                 entries: outputs.map(\.manifestEntry)
-                    + [Manifest.Entry(id: activeID, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)])
+                    + [.active(activeID)])
             try manifest.write(to: directory, fileSystem: fs)
         } catch {
             for builder in outputs { builder.discard() }

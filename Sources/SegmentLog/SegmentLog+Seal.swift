@@ -6,8 +6,10 @@ extension SegmentLog {
     /// Seals the active segment and starts a new one, so that compaction can rewrite what it holds. Returns the
     /// id of the sealed segment, or nil when the active segment holds no record (nothing to seal).
     ///
-    /// The sealed segment is cut to its data and synced, and the manifest names the new active segment, as when
-    /// a segment fills up. A failure leaves the log as it was, except a failed sync, which poisons it.
+    /// As when a segment fills up, appends go to the new segment at once, and the log's publisher queue cuts the
+    /// sealed segment to its data, syncs it and writes a manifest naming the new segment (RollPublication.swift),
+    /// so this waits for no disk sync. A failure to create the new file leaves the log as it was; a failed
+    /// publication poisons it.
     ///
     /// ```swift
     /// if let sealed = try log.sealActiveSegment() {
@@ -16,9 +18,8 @@ extension SegmentLog {
     /// }
     /// ```
     ///
-    /// - Throws: `.invalidArgument` on a read-only log, `.io` when the file or manifest write fails (retry later),
-    ///   `.poisoned` when the sealed segment's sync fails (reopen the log) or the log was poisoned before,
-    ///   `.closed` when it is closed.
+    /// - Throws: `.invalidArgument` on a read-only log, `.io` when the new file cannot be created (retry later),
+    ///   `.poisoned` when the log was poisoned before (a failed sync: reopen it), `.closed` when it is closed.
     @discardableResult
     public func sealActiveSegment() throws -> UInt32? {
         guard !configuration.readOnly else { throw StorageError(.invalidArgument, "the log was opened read-only") }

@@ -63,15 +63,23 @@ public final class SegmentLog: Sendable {
         var readyPublications: [ReadyPublication] = []
         /// The number of the last manifest snapshot taken (``SegmentLog/writeManifest(_:sequence:)``).
         var manifestSequence: UInt64 = 0
+        /// Rolls done in memory whose publication (the sealed segment synced, the new one named by a manifest on
+        /// disk) has not finished, oldest first (RollPublication.swift).
+        var pendingRolls: [PendingRoll] = []
 
         var active: SegmentEntry {
             get { segments[activeID]! }
             set { segments[activeID] = newValue }
         }
 
-        /// The manifest of this state, with the outputs of ready publications in place of their inputs.
-        func manifest() -> Manifest {
-            var entries = order.map { segments[$0]!.manifestEntry }
+        /// The manifest of this state, with the outputs of ready publications in place of their inputs. It names
+        /// the segments up to the one the first unpublished roll sealed, as the active one, and none started
+        /// after it: a segment a roll started is named only once that roll is published. `publishing` is the
+        /// number of pending rolls whose publication writes this manifest.
+        func manifest(publishing: Int = 0) -> Manifest {
+            let lastNamed = publishing < pendingRolls.count ? pendingRolls[publishing].sealedID : activeID
+            var entries = order[...order.firstIndex(of: lastNamed)!].map { segments[$0]!.manifestEntry }
+            entries[entries.count - 1] = .active(lastNamed)
             for publication in readyPublications { publication.apply(to: &entries) }
             return Manifest(
                 generation: generation, cacheID: cacheID, nextSegmentID: nextSegmentID, lsnFloor: nextLSN, entries: entries)
@@ -106,10 +114,15 @@ public final class SegmentLog: Sendable {
 
     /// Closes the log: finishes queued commits, syncs, cuts the preallocated tail and releases the lock.
     /// Further calls throw ``StorageError/Code/closed``. Closing twice is harmless.
+    ///
+    /// - Throws: the log's `.poisoned` error when a sync failed, here or before (a segment roll's publication
+    ///   fails on the publisher queue, where no caller hears it): the log is closed all the same, but commits
+    ///   made since the last successful sync may be lost.
     public func close() throws {
-        // A publication in flight finishes first (its syncs and manifest write need the open handles).
+        // Publications in flight finish first (their syncs and manifest writes need the open handles).
         publisher.sync {}
-        if !configuration.readOnly && state.withLock({ !$0.isClosed && $0.poisoned == nil }) {
+        let poisoned: StorageError? = state.withLock { $0.isClosed ? nil : $0.poisoned }
+        if !configuration.readOnly && poisoned == nil && state.withLock({ !$0.isClosed }) {
             try sync()
         }
         commitQueue.stop()
@@ -125,6 +138,7 @@ public final class SegmentLog: Sendable {
         }
         for handle in handles { try? handle.close() }
         directoryLock?.release()
+        if let poisoned { throw poisoned }
     }
 
     var segmentTargetSize: UInt64 { UInt64(configuration.segmentTargetSize) }
@@ -150,10 +164,12 @@ struct SegmentEntry {
     var dead: [UInt32: [UInt64]] = [:]
     var deadRecords: UInt64 = 0
     var deadBytes: UInt64 = 0
+    /// Where its frames start, once a scan has walked them (FrameOffsets.swift).
+    var frameOffsets = FrameOffsets()
 
     var manifestEntry: Manifest.Entry {
         isActive
-            ? Manifest.Entry(id: id, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)
+            ? .active(id)
             : Manifest.Entry(id: id, isActive: false, length: length, recordCount: recordCount,
                              recordBytes: recordBytes, minLSN: minLSN, maxLSN: maxLSN)
     }

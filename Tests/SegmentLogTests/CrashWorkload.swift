@@ -6,7 +6,8 @@ import CairnTestSupport
 /// The workload is generated up front from a seed, so a run that crashes at operation k replays exactly the
 /// operations of an uncrashed run up to k. The harness keeps the view a layer above would keep (key →
 /// location of the latest record), retires superseded records, compacts dirty segments with that view as the
-/// liveness oracle, and reopens the log now and then.
+/// liveness oracle, and reopens the log now and then. With `syncBehindEvery`, it also syncs behind its commits
+/// (``SegmentLog/syncBehindCommits()``, the cache's group commit) after every that many commits.
 struct CrashWorkload {
     struct Put: Equatable {
         var kind: UInt8
@@ -58,13 +59,19 @@ struct CrashWorkload {
         var acknowledged: [[Put]] = []
         /// The batch whose commit threw, if the run stopped there: it may or may not be in the log.
         var inFlight: [Put]?
+        /// How many of the first acknowledged batches were reported durable: each one under `.full`, those before
+        /// a sync behind the commits or a close that returned otherwise.
+        var durableBatches = 0
         var error: Error?
         var compactions = 0
     }
 
     /// Runs the workload on `fs` until it finishes or an operation throws.
-    func run(on fs: SimulatedFileSystem, configuration: SegmentLog.Configuration, directory: String = "/db") -> Outcome {
+    func run(
+        on fs: SimulatedFileSystem, configuration: SegmentLog.Configuration, directory: String = "/db", syncBehindEvery: Int? = nil
+    ) -> Outcome {
         var outcome = Outcome()
+        var commits = 0
         var log: SegmentLog?
         var view: [[UInt8]: RecordLocation] = [:]
         do {
@@ -78,6 +85,12 @@ struct CrashWorkload {
                     let locations = try log!.commit(batch)
                     outcome.inFlight = nil
                     outcome.acknowledged.append(puts)
+                    commits += 1
+                    if configuration.durability == .full { outcome.durableBatches = outcome.acknowledged.count }
+                    if let syncBehindEvery, commits % syncBehindEvery == 0 {
+                        _ = try log!.syncBehindCommits()
+                        outcome.durableBatches = outcome.acknowledged.count
+                    }
                     for (put, location) in zip(puts, locations) {
                         if let old = view[put.key] { log!.retire(old) }
                         view[put.key] = location
@@ -97,6 +110,7 @@ struct CrashWorkload {
                     outcome.compactions += 1
                 case .reopen:
                     try log!.close()
+                    outcome.durableBatches = outcome.acknowledged.count
                     log = nil
                     log = try SegmentLog.open(at: directory, configuration: configuration)
                     view = [:]
@@ -117,7 +131,6 @@ struct CrashWorkload {
 /// Checks a recovered log against what a run committed.
 struct CrashOracle {
     let outcome: CrashWorkload.Outcome
-    let requireAcknowledged: Bool
 
     struct Violation: Error, CustomStringConvertible {
         let description: String
@@ -136,8 +149,8 @@ struct CrashOracle {
         return result
     }
 
-    /// Throws a violation when the log's records are not a clean prefix of the committed batches, lose an
-    /// acknowledged batch (when required), or show a record that was superseded.
+    /// Throws a violation when the log's records are not a clean prefix of the committed batches, lose a batch
+    /// reported durable, or show a record that was superseded.
     func check(_ records: [Record]) throws {
         let issued = self.issued
         var visibleBatch = -1
@@ -154,9 +167,9 @@ struct CrashOracle {
             visibleBatch = max(visibleBatch, expected.batch)
             if record.lsn > seen[record.key] ?? 0 { seen[record.key] = record.lsn }
         }
-        if requireAcknowledged && visibleBatch < outcome.acknowledged.count - 1 {
+        if visibleBatch < outcome.durableBatches - 1 {
             throw Violation(
-                description: "acknowledged batch \(outcome.acknowledged.count - 1) lost; last visible batch is \(visibleBatch)")
+                description: "durable batch \(outcome.durableBatches - 1) lost; last visible batch is \(visibleBatch)")
         }
         var expected: [[UInt8]: UInt64] = [:]
         for item in issued where item.batch <= visibleBatch { expected[item.put.key] = item.lsn }

@@ -320,6 +320,8 @@ struct DurabilityTests {
         let sealed = try #require(log.statistics.segments.first { !$0.isActive }?.id)
 
         let failed = [CommittedRecord(kind: 1, key: bytes("failed"), value: bytes("its sync failed"))]
+        // The fault hits the next sync: let the publisher queue's roll publications finish first.
+        log.publisher.sync {}
         fs.injectFault(.failSyncs(count: 1))
         expectStorageError(.poisoned, "the commit whose sync failed") { try log.commit(batchOf(failed)) }
         // The fault is used up; the log stays poisoned anyway.
@@ -345,8 +347,8 @@ struct DurabilityTests {
             #expect(found == flat || found == flat + failed, "crash model \(model): \(found.count) records")
             try recovered.close()
         }
-        // Close (it does not try to sync) and reopen the same disk.
-        try log.close()
+        // Close (it does not try to sync, and reports the poison) and reopen the same disk.
+        expectStorageError(.poisoned, "close") { try log.close() }
         let reopened = try Self.open(fs)
         let found = try contents(reopened)
         #expect(found == flat || found == flat + failed, "after close and reopen: \(found.count) records")
@@ -372,6 +374,8 @@ struct DurabilityTests {
             let doomed = (0..<(1 + Int(random.next() % 4))).map { j in
                 CommittedRecord(kind: 2, key: bytes("failed-\(round).\(j)"), value: documentValue(round, size: 50 + Int(random.next() % 900), using: &random))
             }
+            // The fault hits the next write: let the publisher queue's roll publications finish first.
+            log.publisher.sync {}
             if round % 2 == 0 {
                 fs.injectFault(.failWrites(count: 1))
             } else {

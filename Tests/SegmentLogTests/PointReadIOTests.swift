@@ -11,6 +11,7 @@ struct PointReadIOTests {
     final class CountingFileSystem: FileSystem, @unchecked Sendable {
         let base: SimulatedFileSystem
         let reads = Atomic<Int>(0)
+        let bytesRead = Atomic<Int>(0)
 
         init(_ base: SimulatedFileSystem) { self.base = base }
 
@@ -37,7 +38,9 @@ struct PointReadIOTests {
 
         func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
             counter.reads.add(1, ordering: .relaxed)
-            return try file.read(into: buffer, at: offset)
+            let count = try file.read(into: buffer, at: offset)
+            counter.bytesRead.add(count, ordering: .relaxed)
+            return count
         }
         func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try file.write(bytes, at: offset) }
         func size() throws -> UInt64 { try file.size() }
@@ -97,6 +100,49 @@ struct PointReadIOTests {
         let before = counter.reads.load(ordering: .relaxed)
         #expect(try log.read(written[200].location).value == big)
         #expect(counter.reads.load(ordering: .relaxed) - before == 2, "the guess, then the rest of the frame")
+        for (value, location) in written { #expect(try log.read(location).value == value) }
+        try log.close()
+    }
+
+    @Test("after a scan, a cold point read reads exactly its frame (header and stored payload) in one call, a large one too")
+    func exactFrameReadAfterScan() throws {
+        let counter = CountingFileSystem(SimulatedFileSystem())
+        var random = SeededRandom(seed: 43)
+        let writer = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
+        var written: [(value: [UInt8], location: RecordLocation)] = []
+        for start in stride(from: 0, to: 600, by: 15) {
+            var batch = WriteBatch()
+            for i in start..<(start + 15) { batch.append(kind: 1, key: bytes("doc/\(i)"), value: documentValue(i, size: 1000, using: &random)) }
+            written += zip(batch.values, try writer.commit(batch)).map { ($0, $1) }
+            if start == 300 {
+                let big = (0..<300_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                written.append((big, try writer.append(kind: 1, key: bytes("big"), value: big)))
+            }
+        }
+        try writer.close()
+        let log = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
+        var scanned = 0
+        try log.scan { _ in scanned += 1 }
+        #expect(scanned == written.count)
+        // Each frame's size: up to the next frame's offset, or to the end of its segment.
+        var offsets: [UInt32: [UInt32]] = [:]
+        for (_, location) in written where offsets[location.segment]?.last != location.frameOffset {
+            offsets[location.segment, default: []].append(location.frameOffset)
+        }
+        var expectedBytes = 0
+        var frames: [RecordLocation] = []
+        for segment in log.statistics.segments {
+            let starts = offsets[segment.id] ?? []
+            for (i, start) in starts.enumerated() {
+                expectedBytes += Int((i + 1 < starts.count ? UInt64(starts[i + 1]) : segment.fileBytes) - UInt64(start))
+                frames.append(written.first { $0.location.segment == segment.id && $0.location.frameOffset == start }!.location)
+            }
+        }
+        #expect(frames.count > 40, "many frames")
+        let (callsBefore, bytesBefore) = (counter.reads.load(ordering: .relaxed), counter.bytesRead.load(ordering: .relaxed))
+        for location in frames { _ = try log.read(location) }
+        #expect(counter.reads.load(ordering: .relaxed) - callsBefore == frames.count, "one read call per cold frame")
+        #expect(counter.bytesRead.load(ordering: .relaxed) - bytesBefore == expectedBytes, "exactly the frames' bytes")
         for (value, location) in written { #expect(try log.read(location).value == value) }
         try log.close()
     }

@@ -18,12 +18,18 @@ import SegmentLog
 /// removals.retirable(oldestSegment: 9)                      // the locations whose horizon is below 9
 /// ```
 struct RemovalRecords {
-    /// Current location of each live removal record → its horizon.
-    private var horizons: [RecordLocation: UInt32] = [:]
+    /// Each live removal record's horizon, by the segment it is in now (location → horizon). One table per
+    /// segment keeps each table as small as a segment's share: a single table of every removal (hundreds of
+    /// thousands in a large cache that garbage collection is emptying) stalled a collection round for tens of
+    /// milliseconds whenever it grew and rehashed every entry.
+    private var bySegment: [UInt32: [RecordLocation: UInt32]] = [:]
     /// The highest segment id the store has seen.
     private(set) var highestSegmentSeen: UInt32 = 0
+    /// No live removal has a lower horizon, so a call of ``retirable(oldestSegment:)`` with an oldest segment at
+    /// or below it returns at once instead of reading every removal (once per compaction).
+    private var lowestHorizon: UInt32 = .max
 
-    var count: Int { horizons.count }
+    private(set) var count = 0
 
     /// Notes a segment the store saw (a compaction output, or the log's newest segment at open).
     mutating func see(segment: UInt32) {
@@ -33,20 +39,35 @@ struct RemovalRecords {
     /// Tracks a removal record just appended or met by replay.
     mutating func track(_ location: RecordLocation) {
         see(segment: location.segment)
-        horizons[location] = highestSegmentSeen
+        if bySegment[location.segment, default: [:]].updateValue(highestSegmentSeen, forKey: location) == nil { count += 1 }
+        lowestHorizon = min(lowestHorizon, highestSegmentSeen)
     }
 
     /// Follows a removal record that compaction moved.
     mutating func relocate(from: RecordLocation, to: RecordLocation) {
         see(segment: to.segment)
-        if let horizon = horizons.removeValue(forKey: from) { horizons[to] = horizon }
+        guard let horizon = bySegment[from.segment]?.removeValue(forKey: from) else { return }
+        if bySegment[from.segment]?.isEmpty == true { bySegment[from.segment] = nil }
+        if bySegment[to.segment, default: [:]].updateValue(horizon, forKey: to) != nil { count -= 1 }
     }
 
     /// Stops tracking and returns the removals whose horizon is below `oldestSegment`, the lowest segment id
     /// still in the log: they shadow nothing any more.
     mutating func retirable(oldestSegment: UInt32) -> [RecordLocation] {
-        let done = horizons.filter { $0.value < oldestSegment }.map(\.key)
-        for location in done { horizons[location] = nil }
+        guard oldestSegment > lowestHorizon else { return [] }
+        var done: [RecordLocation] = []
+        var lowest = UInt32.max
+        for (_, horizons) in bySegment {
+            for (location, horizon) in horizons {
+                if horizon < oldestSegment { done.append(location) } else { lowest = min(lowest, horizon) }
+            }
+        }
+        for location in done {
+            bySegment[location.segment]?[location] = nil
+            if bySegment[location.segment]?.isEmpty == true { bySegment[location.segment] = nil }
+        }
+        count -= done.count
+        lowestHorizon = lowest
         return done
     }
 }

@@ -26,6 +26,11 @@ struct Manifest: Equatable {
         var minLSN: UInt64
         var maxLSN: UInt64
 
+        /// The entry of the active segment `id` (its numbers are not recorded).
+        static func active(_ id: UInt32) -> Entry {
+            Entry(id: id, isActive: true, length: 0, recordCount: 0, recordBytes: 0, minLSN: 0, maxLSN: 0)
+        }
+
         /// What is out of range in a sealed entry's numbers (an active entry's are ignored), or nil. Records are
         /// at least 5 bytes, and LZ4 expands a frame's payload at most 255-fold.
         var rangeProblem: String? {

@@ -82,7 +82,7 @@ final class GarbageCollectionWorkload: QueryWorkload {
         let outcome = after <= threshold ? "reached the threshold"
             : capped ? "did NOT finish in \(timeCapSeconds ?? 0) s" : "stopped OVER the threshold"
         Console.progress("\(name): \(engine.name) \(outcome) in \(stalls.count) rounds: \(Console.megabytes(Int(before))) → "
-            + "\(Console.megabytes(Int(after))) (threshold \(Console.megabytes(Int(threshold))))")
+            + "\(Console.megabytes(Int(after))) (threshold \(Console.megabytes(Int(threshold))))" + Self.describeRounds(stalls))
         if after > threshold, capped, let timeCapSeconds {
             unfinishedEngines[engine.name] = timeCapSeconds
             outcomes[engine.name] = "\(engine.name) did not finish in \(timeCapSeconds) s (the time cap): \(stalls.count) "
@@ -96,6 +96,15 @@ final class GarbageCollectionWorkload: QueryWorkload {
         try cache.close()
         try fixture.scratch.remove(directory)
         return QueryRun(values: [total], secondary: stalls)
+    }
+
+    /// The rounds' longest, median and 99th-percentile times and how many took over 16 ms (a frame at 60 Hz).
+    static func describeRounds(_ stalls: [Double]) -> String {
+        guard !stalls.isEmpty else { return "" }
+        let sorted = stalls.sorted()
+        func format(_ value: Double) -> String { QueryReport.format(value, unit: "ms") }
+        return "; rounds: longest \(format(sorted[sorted.count - 1])), median \(format(Summary(sorted).median)), "
+            + "p99 \(format(sorted[min(sorted.count - 1, sorted.count * 99 / 100)])), \(sorted.filter { $0 > 16 }.count) over 16 ms"
     }
 
     func secondary(of runs: [QueryRun]) -> Double? {
