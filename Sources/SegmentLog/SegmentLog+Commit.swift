@@ -33,6 +33,16 @@ final class CommitQueue: @unchecked Sendable {
             lock.broadcast()
         }
     }
+
+    /// Waits until no commit is queued or being written (after ``stop()``, none can join); returns whether any
+    /// was (commits that entered before ``stop()`` are still written).
+    func drain() -> Bool {
+        lock.withLock {
+            let busy = leaderActive || !waiting.isEmpty
+            while leaderActive || !waiting.isEmpty { lock.wait() }
+            return busy
+        }
+    }
 }
 
 extension SegmentLog {

@@ -116,29 +116,42 @@ public final class SegmentLog: Sendable {
     /// Further calls throw ``StorageError/Code/closed``. Closing twice is harmless.
     ///
     /// - Throws: the log's `.poisoned` error when a sync failed, here or before (a segment roll's publication
-    ///   fails on the publisher queue, where no caller hears it): the log is closed all the same, but commits
-    ///   made since the last successful sync may be lost.
+    ///   fails on the publisher queue, where no caller hears it), or the error of the last sync: the log is
+    ///   closed all the same (handles closed, lock released), but commits made since the last successful sync
+    ///   may be lost.
     public func close() throws {
         // Publications in flight finish first (their syncs and manifest writes need the open handles).
         publisher.sync {}
-        let poisoned: StorageError? = state.withLock { $0.isClosed ? nil : $0.poisoned }
-        if !configuration.readOnly && poisoned == nil && state.withLock({ !$0.isClosed }) {
-            try sync()
+        let writable = !configuration.readOnly
+        var failure: (any Error)? = state.withLock { $0.isClosed ? nil : $0.poisoned }
+        if writable && failure == nil && state.withLock({ !$0.isClosed }) {
+            do { try sync() } catch { failure = error }
         }
         commitQueue.stop()
-        let handles: [any StorageFile] = try state.withLock { state in
-            if state.isClosed { return [] }
+        // A commit that entered before stop() is still written, after the sync above: publish the rolls it made
+        // (or no manifest names its segment) and sync it below, as a clean close promises.
+        let lateCommits = commitQueue.drain()
+        if writable && lateCommits, let error = publisher.sync(execute: { publishPendingRolls() }) {
+            failure = failure ?? error
+        }
+        let (handles, closeFailure): ([any StorageFile], (any Error)?) = state.withLock { state in
+            if state.isClosed { return ([], nil) }
             state.isClosed = true
-            if !configuration.readOnly && state.poisoned == nil && state.allocatedEnd > state.active.length {
-                try state.active.handle.truncate(to: state.active.length)
-                try state.active.handle.sync()
+            var closeFailure: (any Error)?
+            if writable && state.poisoned == nil && (lateCommits || state.allocatedEnd > state.active.length) {
+                do {
+                    if state.allocatedEnd > state.active.length { try state.active.handle.truncate(to: state.active.length) }
+                    try state.active.handle.sync()
+                } catch {
+                    closeFailure = error
+                }
             }
             state.cache.removeAll()
-            return state.order.compactMap { state.segments[$0]?.handle }
+            return (state.order.compactMap { state.segments[$0]?.handle }, closeFailure)
         }
         for handle in handles { try? handle.close() }
         directoryLock?.release()
-        if let poisoned { throw poisoned }
+        if let error = failure ?? closeFailure { throw error }
     }
 
     var segmentTargetSize: UInt64 { UInt64(configuration.segmentTargetSize) }

@@ -481,4 +481,25 @@ struct DurabilityTests {
         #expect(try allRecords(reopened).count == locations.count)
         try reopened.close()
     }
+
+    @Test("close() whose sync fails still closes: it throws, releases the directory lock, and the log reopens with every commit acknowledged before")
+    func closeAfterAFailedSyncStillCloses() throws {
+        let fs = SimulatedFileSystem()
+        let log = try Self.open(fs, .none)
+        let written = Self.batches("w", 20, seed: 11)
+        for batch in written { try log.commit(batchOf(batch)) }
+        try log.sync()
+        try log.append(kind: 1, key: bytes("unsynced"), value: bytes("its sync at close fails"))
+        // The fault hits the next sync: let the publisher queue's roll publications finish first.
+        log.publisher.sync {}
+        fs.injectFault(.failSyncs(count: 1))
+        #expect(throws: StorageError.self, "the failed sync is reported") { try log.close() }
+        expectStorageError(.closed, "the log is closed all the same") { try log.append(kind: 1, key: bytes("after"), value: []) }
+
+        // Same process, same directory: the lock was released.
+        let reopened = try Self.open(fs)
+        let keys = Set(try allRecords(reopened).map { String(decoding: $0.key, as: UTF8.self) })
+        #expect(keys.isSuperset(of: written.joined().map { String(decoding: $0.key, as: UTF8.self) }), "every commit synced before is there")
+        try reopened.close()
+    }
 }

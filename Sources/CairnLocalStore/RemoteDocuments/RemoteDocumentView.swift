@@ -79,6 +79,8 @@ struct RemoteDocumentView {
         var entry = entry
         let number = entry.state == .found ? numbers[key.collectionPath].map(Int.init) : Self.absentBucket
         guard let old = handle(of: key) else {
+            // A new document is in no queue yet, whatever id the entry it came from carried.
+            entry.orphan = 0
             insert(entry, for: key)
             return nil
         }
