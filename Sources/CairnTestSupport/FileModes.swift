@@ -25,7 +25,7 @@ public struct FileModes: Sendable {
         public var description: String { "\(path) \(isDirectory ? "dir" : "file") \(String(mode, radix: 8))" }
     }
 
-    /// `root` itself, then everything below it (symbolic links are not followed).
+    /// `root` itself, then everything below it (symbolic links are not followed; entries deleted while listing are left out).
     public var entries: [Entry]
 
     /// Stats `root` and every entry below it.
@@ -35,6 +35,9 @@ public struct FileModes: Sendable {
         while let path = pending.popLast() {
             var info = stat()
             guard lstat(path, &info) == 0 else {
+                // A file deleted between listing its directory and this stat (a log deletes compacted segments on
+                // a background queue) has no mode left to check.
+                if errno == ENOENT && path != root { continue }
                 throw FileModesError(message: "cannot stat \(path): \(String(cString: strerror(errno)))")
             }
             let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR

@@ -30,6 +30,8 @@ struct FileModeTests {
             #expect(sealed.count > 2, "the writes rolled segments")
             let compaction = try log.makeCompaction(of: sealed) { _ in true }
             while try compaction.step() == nil {}
+            // The inputs are deleted on the publisher queue: list the directory once that is done.
+            log.publisher.sync {}
             let modes = try FileModes(under: root.path)
             #expect(modes.files.contains { $0.path.hasSuffix("/LOCK") })
             #expect(modes.files.contains { $0.path.hasSuffix("/MANIFEST") })
