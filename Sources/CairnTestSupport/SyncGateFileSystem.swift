@@ -13,9 +13,7 @@ import SegmentLog
 /// #expect(fs.syncsCompleted == 0)
 /// fs.release()
 /// ```
-public final class SyncGateFileSystem: FileSystem, @unchecked Sendable {
-    /// The file system underneath.
-    public let base: any FileSystem
+public final class SyncGateFileSystem: ForwardingFileSystem, @unchecked Sendable {
     /// How long a held sync waits at most.
     public let maxHold: TimeInterval
     private let condition = NSCondition()
@@ -25,8 +23,8 @@ public final class SyncGateFileSystem: FileSystem, @unchecked Sendable {
     private var timedOut = 0
 
     public init(_ base: any FileSystem, maxHold: TimeInterval = 20) {
-        self.base = base
         self.maxHold = maxHold
+        super.init(base: base)
     }
 
     /// From now on file syncs wait until ``release()``.
@@ -77,34 +75,19 @@ public final class SyncGateFileSystem: FileSystem, @unchecked Sendable {
         try sync()
     }
 
-    public func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
-    public func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
-    public func exists(_ path: String) throws -> Bool { try base.exists(path) }
-    public func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
+    override public func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
         GatedFile(try base.open(path, mode), gate: self)
     }
-    public func removeFile(at path: String) throws { try base.removeFile(at: path) }
-    public func rename(_ source: String, to target: String) throws { try base.rename(source, to: target) }
-    public func syncDirectory(at path: String) throws { try base.syncDirectory(at: path) }
-    public func lock(_ path: String, owner: String) throws -> any FileLock { try base.lock(path, owner: owner) }
 }
 
 /// A file of a ``SyncGateFileSystem``: its sync waits at the gate.
-final class GatedFile: StorageFile, @unchecked Sendable {
-    let file: any StorageFile
+final class GatedFile: ForwardingStorageFile, @unchecked Sendable {
     let gate: SyncGateFileSystem
 
     init(_ file: any StorageFile, gate: SyncGateFileSystem) {
-        self.file = file
         self.gate = gate
+        super.init(base: file)
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
-        try file.read(into: buffer, at: offset)
-    }
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try file.write(bytes, at: offset) }
-    func size() throws -> UInt64 { try file.size() }
-    func truncate(to size: UInt64) throws { try file.truncate(to: size) }
-    func sync() throws { try gate.gatedSync { try file.sync() } }
-    func close() throws { try file.close() }
+    override func sync() throws { try gate.gatedSync { try base.sync() } }
 }

@@ -18,8 +18,7 @@ import Musl
 /// try log.append(kind: 1, key: key, value: value)
 /// #expect(fs.onOwnerThread.isEmpty)            // nothing synced on this thread
 /// ```
-public final class ThreadRecordingFileSystem: FileSystem {
-    public let base: SimulatedFileSystem
+public final class ThreadRecordingFileSystem: ForwardingFileSystem, @unchecked Sendable {
     let owner = pthread_self()
     private let slowOtherThreadsMicroseconds: UInt32
     private let recorded = Mutex<[String]>([])
@@ -27,8 +26,8 @@ public final class ThreadRecordingFileSystem: FileSystem {
     /// Made on the thread whose durable operations it records; `slowOtherThreadsMicroseconds` delays each sync
     /// made on any other thread.
     public init(base: SimulatedFileSystem, slowOtherThreadsMicroseconds: UInt32 = 0) {
-        self.base = base
         self.slowOtherThreadsMicroseconds = slowOtherThreadsMicroseconds
+        super.init(base: base)
     }
 
     /// The durable operations that ran on the thread that made this file system, in order.
@@ -42,50 +41,39 @@ public final class ThreadRecordingFileSystem: FileSystem {
         }
     }
 
-    public func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
-    public func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
-    public func exists(_ path: String) throws -> Bool { try base.exists(path) }
-    public func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
+    override public func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
         RecordedFile(base: try base.open(path, mode), name: String(path.split(separator: "/").last ?? ""), owner: self)
     }
-    public func removeFile(at path: String) throws {
+    override public func removeFile(at path: String) throws {
         note("remove")
         try base.removeFile(at: path)
     }
-    public func rename(_ source: String, to target: String) throws {
+    override public func rename(_ source: String, to target: String) throws {
         note("rename")
         try base.rename(source, to: target)
     }
-    public func syncDirectory(at path: String) throws {
+    override public func syncDirectory(at path: String) throws {
         note("directory sync", sync: true)
         try base.syncDirectory(at: path)
     }
-    public func lock(_ path: String, owner: String) throws -> any FileLock { try base.lock(path, owner: owner) }
 }
 
-final class RecordedFile: StorageFile {
-    let base: any StorageFile
+final class RecordedFile: ForwardingStorageFile, @unchecked Sendable {
     let name: String
     let owner: ThreadRecordingFileSystem
 
     init(base: any StorageFile, name: String, owner: ThreadRecordingFileSystem) {
-        self.base = base
         self.name = name
         self.owner = owner
+        super.init(base: base)
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
-        try base.read(into: buffer, at: offset)
-    }
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try base.write(bytes, at: offset) }
-    func size() throws -> UInt64 { try base.size() }
-    func truncate(to size: UInt64) throws {
+    override func truncate(to size: UInt64) throws {
         owner.note("truncate \(name)")
         try base.truncate(to: size)
     }
-    func sync() throws {
+    override func sync() throws {
         owner.note("sync \(name)", sync: true)
         try base.sync()
     }
-    func close() throws { try base.close() }
 }

@@ -1,4 +1,5 @@
 import CairnDatabaseCore
+import CairnTestSupport
 @testable import CairnDatabaseServer
 import Foundation
 import SegmentLog
@@ -7,9 +8,10 @@ import Testing
 
 /// The real file system, except that once ``hold()`` is called every file sync waits until ``release()``: a
 /// stand-in for a slow `fdatasync`.
-final class GatedFileSystem: FileSystem {
-    private let base = PosixFileSystem()
+final class GatedFileSystem: ForwardingFileSystem, @unchecked Sendable {
     private let gate = Gate()
+
+    init() { super.init(base: PosixFileSystem()) }
 
     final class Gate: Sendable {
         let holding = Mutex(false)
@@ -27,37 +29,23 @@ final class GatedFileSystem: FileSystem {
         for _ in 0..<max(waitingSyncs, 1) { gate.released.signal() }
     }
 
-    func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
-    func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
-    func exists(_ path: String) throws -> Bool { try base.exists(path) }
-    func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile { GatedFile(try base.open(path, mode), gate: gate) }
-    func removeFile(at path: String) throws { try base.removeFile(at: path) }
-    func rename(_ source: String, to target: String) throws { try base.rename(source, to: target) }
-    func syncDirectory(at path: String) throws { try base.syncDirectory(at: path) }
-    func lock(_ path: String, owner: String) throws -> any FileLock { try base.lock(path, owner: owner) }
+    override func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile { GatedFile(try base.open(path, mode), gate: gate) }
 
-    final class GatedFile: StorageFile {
-        private let file: any StorageFile
+    final class GatedFile: ForwardingStorageFile, @unchecked Sendable {
         private let gate: Gate
 
         init(_ file: any StorageFile, gate: Gate) {
-            self.file = file
             self.gate = gate
+            super.init(base: file)
         }
 
-        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int { try file.read(into: buffer, at: offset) }
-        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try file.write(bytes, at: offset) }
-        func size() throws -> UInt64 { try file.size() }
-        func truncate(to size: UInt64) throws { try file.truncate(to: size) }
-        func close() throws { try file.close() }
-
-        func sync() throws {
+        override func sync() throws {
             if gate.holding.withLock({ $0 }) {
                 gate.waiting.add(1, ordering: .acquiringAndReleasing)
                 gate.released.wait()
                 gate.waiting.subtract(1, ordering: .acquiringAndReleasing)
             }
-            try file.sync()
+            try base.sync()
         }
     }
 }

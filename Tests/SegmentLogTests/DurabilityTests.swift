@@ -7,8 +7,9 @@ import Testing
 /// A test-only ``FileSystem`` around ``SimulatedFileSystem`` that counts file syncs, can make each sync
 /// take a while (so concurrent commits pile up behind it), and can fail the n-th write from now with ENOSPC
 /// without writing anything (the simulated file system's own faults always hit the very next write).
-fileprivate final class InstrumentedFileSystem: FileSystem {
-    let base: SimulatedFileSystem
+fileprivate final class InstrumentedFileSystem: ForwardingFileSystem, @unchecked Sendable {
+    /// The simulated file system underneath (`base`), for crash images and its own faults.
+    let simulated: SimulatedFileSystem
     let syncDelayMicroseconds: UInt32
     private let counters = Mutex(Counters())
 
@@ -20,8 +21,9 @@ fileprivate final class InstrumentedFileSystem: FileSystem {
     }
 
     init(base: SimulatedFileSystem = SimulatedFileSystem(), syncDelayMicroseconds: UInt32 = 0) {
-        self.base = base
+        simulated = base
         self.syncDelayMicroseconds = syncDelayMicroseconds
+        super.init(base: base)
     }
 
     /// File syncs so far (directory syncs are not counted).
@@ -47,43 +49,29 @@ fileprivate final class InstrumentedFileSystem: FileSystem {
         }
     }
 
-    func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
-    func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
-    func exists(_ path: String) throws -> Bool { try base.exists(path) }
-    func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
+    override func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
         InstrumentedFile(base: try base.open(path, mode), path: path, owner: self)
     }
-    func removeFile(at path: String) throws { try base.removeFile(at: path) }
-    func rename(_ source: String, to target: String) throws { try base.rename(source, to: target) }
-    func syncDirectory(at path: String) throws { try base.syncDirectory(at: path) }
-    func lock(_ path: String, owner: String) throws -> any FileLock { try base.lock(path, owner: owner) }
 }
 
-fileprivate final class InstrumentedFile: StorageFile {
-    let base: any StorageFile
+fileprivate final class InstrumentedFile: ForwardingStorageFile, @unchecked Sendable {
     let path: String
     let owner: InstrumentedFileSystem
 
     init(base: any StorageFile, path: String, owner: InstrumentedFileSystem) {
-        self.base = base
         self.path = path
         self.owner = owner
+        super.init(base: base)
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
-        try base.read(into: buffer, at: offset)
-    }
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+    override func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         try owner.noteWrite(path: path, offset: offset)
         try base.write(bytes, at: offset)
     }
-    func size() throws -> UInt64 { try base.size() }
-    func truncate(to size: UInt64) throws { try base.truncate(to: size) }
-    func sync() throws {
+    override func sync() throws {
         owner.noteSync()
         try base.sync()
     }
-    func close() throws { try base.close() }
 }
 
 /// Runs `body(index)` on `count` threads at once and waits for all of them.
@@ -228,7 +216,7 @@ struct DurabilityTests {
         #expect(records.map(\.lsn) == Array(1...UInt64(commits)), "LSNs are dense and in scan order")
         #expect(Set(records.map(\.location)) == Set(locations.values))
         // Grouped or not, each of them was durable when it returned.
-        let recovered = try Self.open(fs.base.crashImage(.dropUnsyncedData, seed: 1))
+        let recovered = try Self.open(fs.simulated.crashImage(.dropUnsyncedData, seed: 1))
         #expect(try allRecords(recovered).count == commits, "every acknowledged commit survives a power loss")
         try recovered.close()
         print("group commit: \(commits) durable commits from \(threads) threads took \(syncs) syncs")
@@ -423,7 +411,7 @@ struct DurabilityTests {
         let doomed = [CommittedRecord(kind: 2, key: bytes("doomed-1"), value: value()),
                       CommittedRecord(kind: 2, key: bytes("doomed-2"), value: value())]
         // Every byte of both frames reaches the file, then the write reports failure (disk full).
-        fs.base.injectFault(.shortWrite(keeping: Int.max))
+        fs.simulated.injectFault(.shortWrite(keeping: Int.max))
         expectStorageError(.io, "the commit whose write failed") { try log.commit(batchOf(doomed)) }
         #expect(try contents(log) == before, "nothing of the failed batch is visible")
 
@@ -435,7 +423,7 @@ struct DurabilityTests {
 
         // Power loss (or a process crash) before anything else is written.
         for model in [CrashModel.dropUnsyncedData, .keepUnsyncedData] {
-            let recovered = try SegmentLog.open(at: "/db", configuration: .small(fs.base.crashImage(model, seed: 1)))
+            let recovered = try SegmentLog.open(at: "/db", configuration: .small(fs.simulated.crashImage(model, seed: 1)))
             let found = try contents(recovered)
             #expect(found == before + next, "crash model \(model): recovered \(found)")
             try recovered.close()
@@ -454,7 +442,7 @@ struct DurabilityTests {
         try log.commit(batchOf(first))
         let second = [CommittedRecord(kind: 1, key: bytes("second"), value: bytes("after"))]
         try log.commit(batchOf(second))
-        let recovered = try SegmentLog.open(at: "/db", configuration: .small(fs.base.crashImage(.dropUnsyncedData, seed: 3)))
+        let recovered = try SegmentLog.open(at: "/db", configuration: .small(fs.simulated.crashImage(.dropUnsyncedData, seed: 3)))
         #expect(try contents(recovered) == first + second)
         try recovered.close()
         try log.close()

@@ -8,45 +8,31 @@ import Testing
 @Suite("Point reads: read calls per cache miss")
 struct PointReadIOTests {
     /// A file system that counts the read calls made on the files it opens.
-    final class CountingFileSystem: FileSystem, @unchecked Sendable {
-        let base: SimulatedFileSystem
+    final class CountingFileSystem: ForwardingFileSystem, @unchecked Sendable {
         let reads = Atomic<Int>(0)
         let bytesRead = Atomic<Int>(0)
 
-        init(_ base: SimulatedFileSystem) { self.base = base }
+        init(_ base: SimulatedFileSystem) { super.init(base: base) }
 
-        func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
-        func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
-        func exists(_ path: String) throws -> Bool { try base.exists(path) }
-        func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
+        override func open(_ path: String, _ mode: FileOpenMode) throws -> any StorageFile {
             CountingFile(try base.open(path, mode), reads: self)
         }
-        func removeFile(at path: String) throws { try base.removeFile(at: path) }
-        func rename(_ source: String, to target: String) throws { try base.rename(source, to: target) }
-        func syncDirectory(at path: String) throws { try base.syncDirectory(at: path) }
-        func lock(_ path: String, owner: String) throws -> any FileLock { try base.lock(path, owner: owner) }
     }
 
-    final class CountingFile: StorageFile, @unchecked Sendable {
-        let file: any StorageFile
+    final class CountingFile: ForwardingStorageFile, @unchecked Sendable {
         let counter: CountingFileSystem
 
         init(_ file: any StorageFile, reads counter: CountingFileSystem) {
-            self.file = file
             self.counter = counter
+            super.init(base: file)
         }
 
-        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
+        override func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
             counter.reads.add(1, ordering: .relaxed)
-            let count = try file.read(into: buffer, at: offset)
+            let count = try base.read(into: buffer, at: offset)
             counter.bytesRead.add(count, ordering: .relaxed)
             return count
         }
-        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try file.write(bytes, at: offset) }
-        func size() throws -> UInt64 { try file.size() }
-        func truncate(to size: UInt64) throws { try file.truncate(to: size) }
-        func sync() throws { try file.sync() }
-        func close() throws { try file.close() }
     }
 
     static func configuration(_ fs: any FileSystem) -> SegmentLog.Configuration {
