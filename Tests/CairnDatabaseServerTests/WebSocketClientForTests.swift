@@ -65,8 +65,9 @@ enum WebSocketClient {
         guard case .webSocket(let channel) = try await negotiation.get() else {
             throw WebSocketClientError.refused
         }
-        // A test that waits for a frame that never comes fails after 15 s instead of hanging.
-        let deadline = channel.channel.eventLoop.scheduleTask(in: .seconds(15)) { channel.channel.close(promise: nil) }
+        // A test that waits for a frame that never comes fails after 60 s instead of hanging (the project's hang
+        // guard: 15 s was reached on a loaded machine, a full test run beside a CI build).
+        let deadline = channel.channel.eventLoop.scheduleTask(in: .seconds(60)) { channel.channel.close(promise: nil) }
         defer { deadline.cancel() }
         return try await channel.executeThenClose { inbound, outbound in
             var frames = Frames(iterator: inbound.makeAsyncIterator())
