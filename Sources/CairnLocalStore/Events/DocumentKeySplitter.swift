@@ -33,6 +33,15 @@ struct DocumentKeySplitter {
         return (collection, UnsafeRawBufferPointer(rebasing: key[(slash + 1)...]))
     }
 
+    /// ``split(_:)`` for a key whose collection was met before; nil when it was not, or the key is not of the
+    /// common shape. Nothing is added or validated.
+    func splitKnown(_ key: UnsafeRawBufferPointer) -> (collection: Int, documentID: UnsafeRawBufferPointer)? {
+        guard let slash = Self.lastSlash(in: key), key[0] != UInt8(ascii: "/"),
+            let collection = ids.existingID(for: UnsafeRawBufferPointer(rebasing: key[..<slash]))
+        else { return nil }
+        return (collection, UnsafeRawBufferPointer(rebasing: key[(slash + 1)...]))
+    }
+
     /// The offset of the last `/` when it is neither the first nor the last byte, else nil.
     private static func lastSlash(in key: UnsafeRawBufferPointer) -> Int? {
         var i = key.count - 1

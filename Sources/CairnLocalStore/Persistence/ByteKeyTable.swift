@@ -52,6 +52,19 @@ struct ByteKeyTable {
         return (id, true)
     }
 
+    /// The id of `key` if the table has it (nothing is added).
+    func existingID(for key: UnsafeRawBufferPointer) -> Int? {
+        let hash = Self.hash(key)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let id = Int(slots[slot]) - 1
+            if hashes[id] == hash && lengths[id] == key.count && equals(id, key) { return id }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
     /// Calls `body` with the bytes of key `id`.
     func withKey<T>(_ id: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[starts[id]..<(starts[id] + lengths[id])])) }

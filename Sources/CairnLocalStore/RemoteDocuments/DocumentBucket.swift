@@ -70,12 +70,7 @@ struct DocumentBucket {
             defer { entries[position] = entry }
             return entries[position]
         }
-        table.store(Int32(entries.count), at: slot)
-        entries.append(entry)
-        idStarts.append(UInt32(arena.count))
-        idLengths.append(UInt32(id.count))
-        arena.append(contentsOf: id)
-        if entries.count * 4 > table.capacity * 3 { rehash(table.capacity * 2) }
+        insert(entry, for: id, at: slot)
         return nil
     }
 
@@ -83,6 +78,21 @@ struct DocumentBucket {
     mutating func set(_ entry: RemoteDocumentEntry, for id: String) -> RemoteDocumentEntry? {
         var id = id
         return id.withUTF8 { set(entry, for: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Keeps for `id` whichever of `entry` and the entry it has carries the higher sequence number (`entry` on a
+    /// tie); returns the other one, or nil when `id` is new. One lookup: replay calls it once per record.
+    mutating func keepLatest(_ entry: RemoteDocumentEntry, for id: UnsafeRawBufferPointer) -> RemoteDocumentEntry? {
+        let (slot, found) = find(id)
+        guard found else {
+            insert(entry, for: id, at: slot)
+            return nil
+        }
+        let position = Int(table.value(at: slot))
+        let current = entries[position]
+        if current.sequence > entry.sequence { return entry }
+        entries[position] = entry
+        return current
     }
 
     /// Points the entry of `id` at `to` if it still points at `from` (compaction moved its record); returns
@@ -103,7 +113,17 @@ struct DocumentBucket {
     mutating func remove(_ id: UnsafeRawBufferPointer) -> RemoteDocumentEntry? {
         let (slot, found) = find(id)
         guard found else { return nil }
-        let position = Int(table.value(at: slot))
+        return remove(slot: slot, position: Int(table.value(at: slot)))
+    }
+
+    /// Forgets the document at `position`; returns its entry. The last entry moves into `position` (when it was
+    /// not the last).
+    @discardableResult
+    mutating func remove(at position: Int) -> RemoteDocumentEntry {
+        remove(slot: table.slot(holding: Int32(position), hash: hash(of: Int32(position))), position: position)
+    }
+
+    private mutating func remove(slot: Int, position: Int) -> RemoteDocumentEntry {
         let removed = entries[position]
         garbage += Int(idLengths[position])
         var moved = SlotTable.empty
@@ -135,6 +155,32 @@ struct DocumentBucket {
 
     /// Records in the entry at `position` its place in the orphan queue (``RemoteDocumentEntry/orphan``).
     mutating func setOrphan(_ orphan: UInt32, at position: Int) { entries[position].orphan = orphan }
+
+    /// Gives up the arrays' spare capacity when it is more than an eighth of what they hold (replay grows a
+    /// bucket by doubling; the view keeps it for the session). The bucket's arrays are copied one at a time.
+    mutating func shrinkToFit() {
+        Self.shrink(&entries)
+        Self.shrink(&idStarts)
+        Self.shrink(&idLengths)
+        if garbage > 0 || arena.capacity - arena.count > arena.count / 8 { rewriteArena() }
+    }
+
+    private static func shrink<T>(_ array: inout [T]) {
+        guard array.capacity - array.count > array.count / 8 else { return }
+        var exact: [T] = []
+        exact.reserveCapacity(array.count)
+        exact.append(contentsOf: array)
+        array = exact
+    }
+
+    private mutating func insert(_ entry: RemoteDocumentEntry, for id: UnsafeRawBufferPointer, at slot: Int) {
+        table.store(Int32(entries.count), at: slot)
+        entries.append(entry)
+        idStarts.append(UInt32(arena.count))
+        idLengths.append(UInt32(id.count))
+        arena.append(contentsOf: id)
+        if entries.count * 4 > table.capacity * 3 { rehash(table.capacity * 2) }
+    }
 
     /// The slot holding `id`, or the empty slot where it would go.
     private func find(_ id: UnsafeRawBufferPointer) -> (slot: Int, found: Bool) {

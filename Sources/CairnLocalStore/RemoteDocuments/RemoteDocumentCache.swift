@@ -15,7 +15,7 @@ import SegmentLog
 final class RemoteDocumentCache: StoreComponent {
     /// The server state of the cached documents, by collection.
     var view = RemoteDocumentView()
-    /// During replay only: the latest event and eviction per key.
+    /// During replay only: the latest event per key, in the buckets the view will keep, and the evictions.
     private var replaying = RemoteDocumentReplay()
 
     static let eventKinds: [EventKind] = [.remoteDocumentChanged, .documentEvicted]
@@ -26,7 +26,7 @@ final class RemoteDocumentCache: StoreComponent {
             let entry = RemoteDocumentEntry(
                 reference: .log(record.location), state: header.state, version: header.version,
                 readTime: header.readTime, hasCommittedMutations: header.hasCommittedMutations, sequence: record.lsn)
-            if let superseded = replaying.noteChanged(key: record.key, entry: entry) { store.events.retire(superseded) }
+            if let superseded = try replaying.noteChanged(key: record.key, entry: entry) { store.events.retire(superseded) }
         } else {
             // Compaction moves records but keeps their sequence numbers, so an eviction may be met before the
             // document event it removed: the replay compares sequence numbers once the scan ends.
@@ -38,7 +38,7 @@ final class RemoteDocumentCache: StoreComponent {
     var liveEventCount: Int { view.foundCount + view.absentCount }
 
     func finishReplay(into store: LocalStore) throws {
-        let gathered = replaying
+        var gathered = replaying
         replaying = RemoteDocumentReplay()
         try gathered.install(into: &view) { store.events.retire($0) }
     }
