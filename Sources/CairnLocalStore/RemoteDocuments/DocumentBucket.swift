@@ -1,6 +1,6 @@
 /// One collection's existing documents in the remote documents view, in plain arrays: the packed entries, the
 /// document ids as UTF-8 bytes in one arena (where each starts and how long it is), and an open-addressing table
-/// of entry positions (linear probing, at most 3/4 full) to find an id. About 56 + 8 + 4–11 bytes per document
+/// of entry positions (linear probing, at most 3/4 full) to find an id. About 40 + 8 + 4–11 bytes per document
 /// plus its id's bytes; no `String` or object per document.
 ///
 /// Removing a document moves the last entry into its place (positions are stable only while the bucket is not
@@ -14,8 +14,8 @@
 /// bucket.remove("m1")
 /// ```
 struct DocumentBucket {
-    /// The entries, in no particular order.
-    private(set) var entries: [RemoteDocumentEntry] = []
+    /// The entries, in no particular order, packed (``PackedEntries``).
+    private(set) var entries = PackedEntries()
     /// Per entry: where its id starts in `arena`, and its length.
     private var idStarts: [UInt32] = []
     private var idLengths: [UInt32] = []
@@ -67,7 +67,7 @@ struct DocumentBucket {
         let (slot, found) = find(id)
         if found {
             let position = Int(table.value(at: slot))
-            defer { entries[position] = entry }
+            defer { entries.set(entry, at: position) }
             return entries[position]
         }
         insert(entry, for: id, at: slot)
@@ -91,7 +91,7 @@ struct DocumentBucket {
         let position = Int(table.value(at: slot))
         let current = entries[position]
         if current.sequence > entry.sequence { return entry }
-        entries[position] = entry
+        entries.set(entry, at: position)
         return current
     }
 
@@ -99,7 +99,9 @@ struct DocumentBucket {
     /// whether it did. Called in place through the view's dictionary, so the entries are never copied.
     mutating func relocate(_ id: UnsafeRawBufferPointer, from: EventReference, to: EventReference) -> Bool {
         guard let position = position(of: id), entries[position].reference == from else { return false }
-        entries[position].reference = to
+        var entry = entries[position]
+        entry.reference = to
+        entries.set(entry, at: position)
         return true
     }
 
@@ -124,7 +126,6 @@ struct DocumentBucket {
     }
 
     private mutating func remove(slot: Int, position: Int) -> RemoteDocumentEntry {
-        let removed = entries[position]
         garbage += Int(idLengths[position])
         var moved = SlotTable.empty
         swap(&moved, &table)
@@ -133,11 +134,10 @@ struct DocumentBucket {
         let last = entries.count - 1
         if position != last {
             table.store(Int32(position), at: table.slot(holding: Int32(last), hash: hash(of: Int32(last))))
-            entries[position] = entries[last]
             idStarts[position] = idStarts[last]
             idLengths[position] = idLengths[last]
         }
-        entries.removeLast()
+        let removed = entries.swapRemove(at: position)
         idStarts.removeLast()
         idLengths.removeLast()
         if garbage > 4096 && garbage * 2 > arena.count { rewriteArena() }
@@ -151,15 +151,19 @@ struct DocumentBucket {
     }
 
     /// Replaces the entry at `position` (its id stays).
-    mutating func replace(_ entry: RemoteDocumentEntry, at position: Int) { entries[position] = entry }
+    mutating func replace(_ entry: RemoteDocumentEntry, at position: Int) { entries.set(entry, at: position) }
 
     /// Records in the entry at `position` its place in the orphan queue (``RemoteDocumentEntry/orphan``).
-    mutating func setOrphan(_ orphan: UInt32, at position: Int) { entries[position].orphan = orphan }
+    mutating func setOrphan(_ orphan: UInt32, at position: Int) {
+        var entry = entries[position]
+        entry.orphan = orphan
+        entries.set(entry, at: position)
+    }
 
     /// Gives up the arrays' spare capacity when it is more than an eighth of what they hold (replay grows a
     /// bucket by doubling; the view keeps it for the session). The bucket's arrays are copied one at a time.
     mutating func shrinkToFit() {
-        Self.shrink(&entries)
+        entries.shrinkToFit()
         Self.shrink(&idStarts)
         Self.shrink(&idLengths)
         if garbage > 0 || arena.capacity - arena.count > arena.count / 8 { rewriteArena() }
