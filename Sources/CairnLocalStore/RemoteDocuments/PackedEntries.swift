@@ -56,19 +56,15 @@ struct PackedEntries: RandomAccessCollection {
     subscript(position: Int) -> RemoteDocumentEntry {
         let slot = packed[position]
         if slot.sequenceHigh & Self.overflowBit != 0 { return overflow[Int(slot.first)] }
-        let reference: EventReference =
-            slot.sequenceHigh & Self.memoryBit != 0
-            ? .memory(Int(Int64(bitPattern: UInt64(slot.first) | UInt64(slot.second) << 32)))
-            : .log(RecordLocation(segment: slot.first, frameOffset: slot.second, index: slot.third & 0xFFFF, size: slot.third >> 16))
-        var entry = RemoteDocumentEntry(
-            reference: reference,
-            state: Document.State(rawValue: UInt8(slot.versionNanoseconds >> 30)) ?? .unknown,
-            version: Timestamp(seconds: Int64(slot.versionSeconds), nanoseconds: Int32(slot.versionNanoseconds & Self.lowBits)),
-            readTime: Timestamp(seconds: Int64(slot.readTimeSeconds), nanoseconds: Int32(slot.readTimeNanoseconds & Self.lowBits)),
-            hasCommittedMutations: slot.readTimeNanoseconds & Self.committedBit != 0,
-            sequence: UInt64(slot.sequenceLow) | UInt64(slot.sequenceHigh & Self.lowBits) << 32)
-        entry.orphan = slot.orphan
-        return entry
+        let flags =
+            UInt8(truncatingIfNeeded: slot.versionNanoseconds >> 30)
+            | (slot.readTimeNanoseconds & Self.committedBit != 0 ? RemoteDocumentEntry.committedFlag : 0)
+            | (slot.sequenceHigh & Self.memoryBit != 0 ? RemoteDocumentEntry.memoryFlag : 0)
+        return RemoteDocumentEntry(
+            sequence: UInt64(slot.sequenceLow) | UInt64(slot.sequenceHigh & Self.lowBits) << 32,
+            version: (Int64(slot.versionSeconds), Int32(slot.versionNanoseconds & Self.lowBits)),
+            readTime: (Int64(slot.readTimeSeconds), Int32(slot.readTimeNanoseconds & Self.lowBits)),
+            location: (slot.first, slot.second, slot.third & 0xFFFF, slot.third >> 16), flags: flags, orphan: slot.orphan)
     }
 
     mutating func append(_ entry: RemoteDocumentEntry) { packed.append(store(entry)) }

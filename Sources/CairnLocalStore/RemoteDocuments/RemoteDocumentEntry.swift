@@ -27,8 +27,8 @@ struct RemoteDocumentEntry {
     /// new entry starts at 0, and the view carries it over when it replaces or moves a queued document's entry.
     var orphan: UInt32 = 0
 
-    private static let committedFlag: UInt8 = 1 << 2
-    private static let memoryFlag: UInt8 = 1 << 3
+    static let committedFlag: UInt8 = 1 << 2
+    static let memoryFlag: UInt8 = 1 << 3
 
     init(
         reference: EventReference, state: Document.State, version: Timestamp, readTime: Timestamp,
@@ -42,6 +42,20 @@ struct RemoteDocumentEntry {
         location = (0, 0, 0, 0)
         flags = state.rawValue | (hasCommittedMutations ? Self.committedFlag : 0)
         self.reference = reference
+    }
+
+    /// An entry from its stored fields as they are (``PackedEntries`` unpacks into it without going through
+    /// ``reference``): `location` as ``reference`` keeps it, `flags` with the bits below.
+    init(
+        sequence: UInt64, version: (seconds: Int64, nanoseconds: Int32), readTime: (seconds: Int64, nanoseconds: Int32),
+        location: (UInt32, UInt32, UInt32, UInt32), flags: UInt8, orphan: UInt32
+    ) {
+        self.sequence = sequence
+        (versionSeconds, versionNanoseconds) = version
+        (readTimeSeconds, readTimeNanoseconds) = readTime
+        self.location = location
+        self.flags = flags
+        self.orphan = orphan
     }
 
     var reference: EventReference {
