@@ -32,7 +32,7 @@ struct CompactViewTests {
     }
 
     /// Random sets, replacements and removals of ids of many lengths (empty, multibyte, around the hash's 8-byte
-    /// words): lookups, positions, ids and counts always match a dictionary's, through growth and arena rewrites.
+    /// words, lengths of two and three bytes in the arena): lookups, positions, ids and counts always match a dictionary's, through growth and arena rewrites.
     @Test("a document bucket behaves as a dictionary from id to entry through growth, removals and arena rewrites")
     func bucketMatchesDictionary() {
         for seed in 1...3 as ClosedRange<UInt64> {
@@ -41,7 +41,7 @@ struct CompactViewTests {
             var model: [String: RemoteDocumentEntry] = [:]
             let ids = (0..<3_000).map { index in
                 String(repeating: "é", count: random.below(3)) + String(index, radix: 36) + String(repeating: "x", count: random.below(40))
-            } + [""]
+            } + ["", String(repeating: "long", count: 40), String(repeating: "z", count: 20_000)]
             for step in 0..<60_000 {
                 let id = ids[random.below(random.below(4) == 0 ? 50 : ids.count)]
                 if random.below(5) < 3 {

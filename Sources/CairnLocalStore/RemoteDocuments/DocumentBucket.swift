@@ -1,7 +1,8 @@
 /// One collection's existing documents in the remote documents view, in plain arrays: the packed entries, the
-/// document ids as UTF-8 bytes in one arena (where each starts and how long it is), and an open-addressing table
-/// of entry positions (linear probing, at most 3/4 full) to find an id. About 40 + 8 + 4–11 bytes per document
-/// plus its id's bytes; no `String` or object per document.
+/// document ids as UTF-8 bytes in one arena (each after its length as a LEB128 varint; where each starts), and an
+/// open-addressing table of entry positions (linear probing, at most 3/4 full) to find an id. About 40 + 4 + 4–11
+/// bytes per document plus its id's bytes and their length's one byte (two from 128 bytes); no `String` or object
+/// per document.
 ///
 /// Removing a document moves the last entry into its place (positions are stable only while the bucket is not
 /// changed) and leaves its id's bytes in the arena until the garbage is half of it, when the arena is rewritten.
@@ -16,9 +17,8 @@
 struct DocumentBucket {
     /// The entries, in no particular order, packed (``PackedEntries``).
     private(set) var entries = PackedEntries()
-    /// Per entry: where its id starts in `arena`, and its length.
+    /// Per entry: where its id's length starts in `arena` (the id's bytes follow it).
     private var idStarts: [UInt32] = []
-    private var idLengths: [UInt32] = []
     private var arena: [UInt8] = []
     /// Arena bytes no entry uses any more.
     private var garbage = 0
@@ -28,24 +28,24 @@ struct DocumentBucket {
     var count: Int { entries.count }
     var isEmpty: Bool { entries.isEmpty }
 
-    /// Room for `count` documents in all, so that filling the bucket allocates each array once.
-    mutating func reserveCapacity(_ count: Int, idBytes: Int) {
-        entries.reserveCapacity(count)
-        idStarts.reserveCapacity(count)
-        idLengths.reserveCapacity(count)
-        arena.reserveCapacity(arena.count + idBytes)
-        var capacity = table.capacity
-        while count * 4 > capacity * 3 { capacity <<= 1 }
-        if capacity > table.capacity { rehash(capacity) }
-    }
-
     /// The id of the document at `position`, as a string.
     func id(at position: Int) -> String { withID(at: position) { String(decoding: $0, as: UTF8.self) } }
 
     /// Calls `body` with the UTF-8 bytes of the id at `position`.
     func withID<T>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let start = Int(idStarts[position])
-        return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Int(idLengths[position]))])) }
+        try arena.withUnsafeBytes { arena in
+            var offset = Int(idStarts[position])
+            var length = 0
+            var shift = 0
+            while true {
+                let byte = arena[offset]
+                offset += 1
+                length |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            return try body(UnsafeRawBufferPointer(rebasing: arena[offset..<(offset + length)]))
+        }
     }
 
     /// The position of the document with id `id`, if present.
@@ -126,7 +126,7 @@ struct DocumentBucket {
     }
 
     private mutating func remove(slot: Int, position: Int) -> RemoteDocumentEntry {
-        garbage += Int(idLengths[position])
+        garbage += withID(at: position) { Self.lengthSize($0.count) + $0.count }
         var moved = SlotTable.empty
         swap(&moved, &table)
         moved.clear(slot, hash: hash(of:))
@@ -135,11 +135,9 @@ struct DocumentBucket {
         if position != last {
             table.store(Int32(position), at: table.slot(holding: Int32(last), hash: hash(of: Int32(last))))
             idStarts[position] = idStarts[last]
-            idLengths[position] = idLengths[last]
         }
         let removed = entries.swapRemove(at: position)
         idStarts.removeLast()
-        idLengths.removeLast()
         if garbage > 4096 && garbage * 2 > arena.count { rewriteArena() }
         return removed
     }
@@ -165,7 +163,6 @@ struct DocumentBucket {
     mutating func shrinkToFit() {
         entries.shrinkToFit()
         Self.shrink(&idStarts)
-        Self.shrink(&idLengths)
         if garbage > 0 || arena.capacity - arena.count > arena.count / 8 { rewriteArena() }
     }
 
@@ -181,8 +178,7 @@ struct DocumentBucket {
         table.store(Int32(entries.count), at: slot)
         entries.append(entry)
         idStarts.append(UInt32(arena.count))
-        idLengths.append(UInt32(id.count))
-        arena.append(contentsOf: id)
+        Self.appendID(id, to: &arena)
         if entries.count * 4 > table.capacity * 3 { rehash(table.capacity * 2) }
     }
 
@@ -197,13 +193,35 @@ struct DocumentBucket {
         table = SlotTable(capacity: capacity, values: entries.indices.lazy.map { Int32($0) }, hash: hash(of:))
     }
 
+    /// Appends `id`'s length (LEB128: seven bits a byte, low first, the high bit set on all but the last) and bytes.
+    private static func appendID(_ id: UnsafeRawBufferPointer, to arena: inout [UInt8]) {
+        var length = id.count
+        while length >= 0x80 {
+            arena.append(UInt8(truncatingIfNeeded: length) | 0x80)
+            length >>= 7
+        }
+        arena.append(UInt8(length))
+        arena.append(contentsOf: id)
+    }
+
+    /// The bytes ``appendID(_:to:)`` writes for a length of `count`.
+    private static func lengthSize(_ count: Int) -> Int {
+        var size = 1
+        var rest = count >> 7
+        while rest > 0 {
+            size += 1
+            rest >>= 7
+        }
+        return size
+    }
+
     /// Copies the ids in use into a new arena, dropping the garbage.
     private mutating func rewriteArena() {
         var compacted: [UInt8] = []
         compacted.reserveCapacity(arena.count - garbage)
         for position in entries.indices {
             let start = UInt32(compacted.count)
-            withID(at: position) { compacted.append(contentsOf: $0) }
+            withID(at: position) { Self.appendID($0, to: &compacted) }
             idStarts[position] = start
         }
         arena = compacted

@@ -4,7 +4,8 @@ import SegmentLog
 /// What the remote documents view keeps per cached document: where its latest event is and what replay learned
 /// from the event's header, packed into 56 bytes of plain values (the fields of an ``EventReference``, the two
 /// timestamps as seconds and nanoseconds without padding, one byte for the state and flags, and the document's
-/// id in the orphan queue in what would be padding). Bodies stay in the log.
+/// id in the orphan queue in what would be padding). Bodies stay in the log. A bucket stores it in 40 bytes
+/// (``PackedEntries``).
 ///
 /// ```swift
 /// var entry = RemoteDocumentEntry(reference: .log(location), state: .found, version: version, readTime: readTime,
@@ -45,7 +46,7 @@ struct RemoteDocumentEntry {
     }
 
     /// An entry from its stored fields as they are (``PackedEntries`` unpacks into it without going through
-    /// ``reference``): `location` as ``reference`` keeps it, `flags` with the bits below.
+    /// ``reference``): `location` as ``reference`` keeps it, `flags` with the bits `flags` documents.
     init(
         sequence: UInt64, version: (seconds: Int64, nanoseconds: Int32), readTime: (seconds: Int64, nanoseconds: Int32),
         location: (UInt32, UInt32, UInt32, UInt32), flags: UInt8, orphan: UInt32
