@@ -11,10 +11,14 @@ import CairnLocalStore
 extension FirestoreClient {
     /// Firebase waits 15 s, then indexes 50 documents a minute, because its index entries persist. Cairn
     /// rebuilds index entries from the documents after every open (Docs/LocalStore.md §8), so it starts after
-    /// 1 s and, while a run finds a full batch of work, runs again after ``busyBackfillDelay``: 1,000 documents
-    /// cost about 30 ms (measured), so the queue stays responsive and 100k documents are indexed in seconds.
+    /// 1 s and indexes in slices of at most ``backfillSlice`` (about 60 documents: 1,000 cost ~30 ms), again
+    /// after ``busyBackfillDelay`` while a slice found work. A slice holds the client's queue, so a write or a
+    /// listener's snapshot waits at most one slice behind it (a 1,000-document run held it for 30 ms, the
+    /// tail of `listener_latency`), and the queue is idle half of the time until the backfill is done: 100k
+    /// documents are indexed in ~6 s.
     package static let initialBackfillDelay: TimeInterval = 1
-    package static let busyBackfillDelay: TimeInterval = 0.05
+    package static let backfillSlice: Duration = .milliseconds(2)
+    package static let busyBackfillDelay: TimeInterval = 0.002
     package static let regularBackfillDelay: TimeInterval = 60
     package static let backfillDocumentsPerRun = 1_000
 
@@ -45,9 +49,11 @@ extension FirestoreClient {
         }
     }
 
-    /// One backfill run: indexes up to ``backfillDocumentsPerRun`` documents; returns how many.
+    /// One backfill slice: indexes up to ``backfillDocumentsPerRun`` documents, stopping after
+    /// ``backfillSlice``; returns how many.
     @discardableResult
     package func backfillIndexes() throws -> Int {
-        try localStore.backfillIndexes(maxDocuments: Self.backfillDocumentsPerRun)
+        try localStore.backfillIndexes(
+            maxDocuments: Self.backfillDocumentsPerRun, deadline: ContinuousClock.now + Self.backfillSlice)
     }
 }

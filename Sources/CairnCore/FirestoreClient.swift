@@ -285,13 +285,12 @@ package final class FirestoreClient: Sendable {
         if let callbackQueue { callbackQueue.async(execute: callback) } else { callback() }
     }
 
-    /// Runs the index backfill: again after ``busyBackfillDelay`` while a run indexed a full batch, else every
+    /// Runs the index backfill: again after ``busyBackfillDelay`` while a slice found work, else every
     /// ``regularBackfillDelay``; a failed run is retried at the regular time.
     private func scheduleIndexBackfill(after delay: TimeInterval) {
         core.value.indexBackfill = queue.enqueueAfter(delay: delay, timerID: .indexBackfill) { [weak self] in
             guard let self, !isTerminated else { return }
-            let indexed = (try? backfillIndexes()) ?? 0
-            let busy = indexed >= Self.backfillDocumentsPerRun
+            let busy = ((try? backfillIndexes()) ?? 0) > 0
             scheduleIndexBackfill(after: busy ? Self.busyBackfillDelay : Self.regularBackfillDelay)
         }
     }

@@ -181,4 +181,19 @@ struct IndexedQueryPropertyTests: IndexTesting {
         #expect(store.lastQueryReport?.path == .index && store.lastQueryReport?.readInQueryOrder == false)
         #expect(byKey.map(\.key) == [key("c/d83"), key("c/d63"), key("c/d43")])
     }
+
+    @Test("a backfill run stops at its deadline after at least one document, and the next run goes on from there")
+    func backfillStopsAtItsDeadline() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments((0..<40).map { number in found("c/d\(number)", version: 1, ["a": .integer(Int64(number % 4))]) })
+        try store.setIndexConfiguration(json: configurationJSON([try FieldIndex(collectionGroup: "c", segments: [.init(field("a"), .ascending)])]))
+        let passed = ContinuousClock.now - .seconds(1)
+        #expect(try store.backfillIndexes(maxDocuments: 1_000, deadline: passed) == 1)
+        #expect(try store.backfillIndexes(maxDocuments: 1_000, deadline: passed) == 1)
+        #expect(try store.backfillIndexes(maxDocuments: 1_000, deadline: ContinuousClock.now + .seconds(3_600)) == 38)
+        #expect(try store.backfillIndexes(maxDocuments: 1_000, deadline: passed) == 0)
+        let query = try Query(path: ResourcePath(segments: ["c"])).filtered(by: filter("a", .equal, .integer(1)))
+        let indexed = try store.executeQuery(query, usePreviousResults: false).documents
+        #expect(store.lastQueryReport?.path == .index && indexed.count == 10)
+    }
 }
