@@ -126,10 +126,16 @@ struct PackedEntriesTests {
     }
 
     private static func fields(_ entry: RemoteDocumentEntry) -> String {
-        "\(entry.reference) \(entry.state) \(entry.version) \(entry.readTime) \(entry.hasCommittedMutations) \(entry.sequence) \(entry.orphan)"
+        "\(describe(entry.reference)) \(entry.state) \(entry.version) \(entry.readTime) \(entry.hasCommittedMutations) \(entry.sequence) \(entry.orphan)"
     }
 
     private static func fields(reference: EventReference, version: Timestamp, committed: Bool, sequence: UInt64, orphan: UInt32) -> String {
-        "\(reference) \(Document.State.found) \(version) \(version) \(committed) \(sequence) \(orphan)"
+        "\(describe(reference)) \(Document.State.found) \(version) \(version) \(committed) \(sequence) \(orphan)"
+    }
+
+    /// Every field of a reference (a location's description leaves out its size).
+    private static func describe(_ reference: EventReference) -> String {
+        guard case .log(let at) = reference else { return "\(reference)" }
+        return "log \(at.segment) \(at.frameOffset) \(at.index) \(at.size)"
     }
 }

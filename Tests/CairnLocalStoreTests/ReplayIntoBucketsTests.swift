@@ -13,7 +13,10 @@ struct ReplayIntoBucketsTests {
     @Test("records in any order install exactly what the per-key rule keeps, and every other event is retired once")
     func anyOrderMatchesTheRule() throws {
         let collections = ["users", "rooms/lobby/messages", "a", "rooms/r1/messages"]
-        let documents = (0..<240).map { "\(collections[$0 % collections.count])/d\($0)-\(String(repeating: "x", count: $0 % 19))" }
+        // Some ids are 128 bytes or longer (a two-byte length in the arena).
+        let documents = (0..<240).map {
+            "\(collections[$0 % collections.count])/d\($0)-\(String(repeating: "x", count: $0 % 11 == 0 ? 130 + $0 : $0 % 19))"
+        }
         let keys = documents + documents.prefix(30).map { "/" + $0 } + documents.suffix(30).map { $0 + "/" }
         let states: [Document.State] = [.found, .found, .noDocument, .unknown]
         for seed in 1...6 as ClosedRange<UInt64> {
@@ -55,6 +58,7 @@ struct ReplayIntoBucketsTests {
                 let entry = view.entry(for: document)
                 #expect(entry?.sequence == winners[document]?.sequence, "seed \(seed): \(document)")
                 #expect(entry?.state == winners[document]?.state, "seed \(seed): \(document)")
+                #expect(entry?.version == winners[document].map { Self.version(of: $0.sequence) }, "seed \(seed): \(document)")
             }
             #expect(view.foundCount == winners.values.filter { $0.state == .found }.count)
             #expect(view.absentCount == winners.values.filter { $0.state != .found }.count)
@@ -103,10 +107,30 @@ struct ReplayIntoBucketsTests {
         #expect((0..<bucket.count).allSatisfy { bucket.position(of: bucket.id(at: $0)) == $0 })
     }
 
+    /// Every fifth sequence number gets a version before 1970, which the packed form cannot hold, so entries
+    /// kept whole beside the packed ones go through replay, removals and trimming too.
     private static func entry(sequence: UInt64, state: Document.State) -> RemoteDocumentEntry {
         RemoteDocumentEntry(
-            reference: .memory(Int(sequence)), state: state, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),
+            reference: .memory(Int(sequence)), state: state, version: version(of: sequence),
             readTime: Timestamp(seconds: 2, nanoseconds: 3), hasCommittedMutations: false, sequence: sequence)
+    }
+
+    private static func version(of sequence: UInt64) -> Timestamp {
+        Timestamp(seconds: sequence % 5 == 0 ? -Int64(sequence) : Int64(sequence), nanoseconds: 1)
+    }
+
+    @Test("trimming a bucket also shrinks its id table to the smallest that holds its ids at most 3/4 full")
+    func trimShrinksTheTable() {
+        var bucket = DocumentBucket()
+        for index in 0..<1_000 {
+            Array("d\(index)".utf8).withUnsafeBytes { _ = bucket.keepLatest(Self.entry(sequence: UInt64(index + 1), state: .found), for: $0) }
+        }
+        #expect(bucket.tableCapacity == 2_048)
+        for position in stride(from: bucket.count - 1, through: 100, by: -1) { bucket.remove(at: position) }
+        bucket.shrinkToFit()
+        #expect(bucket.tableCapacity == 256)
+        #expect((0..<bucket.count).allSatisfy { bucket.position(of: bucket.id(at: $0)) == $0 })
+        #expect((0..<1_000).filter { bucket["d\($0)"] != nil }.count == 100)
     }
 
     private static func sequence(of reference: EventReference) -> UInt64 {

@@ -159,12 +159,20 @@ struct DocumentBucket {
     }
 
     /// Gives up the arrays' spare capacity when it is more than an eighth of what they hold (replay grows a
-    /// bucket by doubling; the view keeps it for the session). The bucket's arrays are copied one at a time.
+    /// bucket by doubling; the view keeps it for the session), and the table's slots beyond the smallest
+    /// power of two that holds the entries at most 3/4 full (replay met every id, removed ones included). The
+    /// bucket's arrays are copied one at a time.
     mutating func shrinkToFit() {
         entries.shrinkToFit()
         Self.shrink(&idStarts)
         if garbage > 0 || arena.capacity - arena.count > arena.count / 8 { rewriteArena() }
+        var capacity = 8
+        while entries.count * 4 > capacity * 3 { capacity <<= 1 }
+        if capacity < table.capacity { rehash(capacity) }
     }
+
+    /// Slots in the id table (for tests of its size).
+    var tableCapacity: Int { table.capacity }
 
     private static func shrink<T>(_ array: inout [T]) {
         guard array.capacity - array.count > array.count / 8 else { return }
