@@ -205,10 +205,13 @@ extension SegmentLog {
         }
     }
 
-    /// Keeps where a scan found the frames of segment `id` start, unless more of it is known already.
+    /// Keeps where a scan found the frames of segment `id` start, unless more of it is known already or the
+    /// frame cache's budget has no room for them (FrameOffsets.swift).
     private func noteFrameOffsets(_ offsets: FrameOffsets, of id: UInt32) {
         state.withLock { state in
-            guard let known = state.segments[id]?.frameOffsets, known.end < offsets.end else { return }
+            guard let known = state.segments[id]?.frameOffsets, known.end < offsets.end,
+                state.cache.reserve(offsets.memoryCost - known.memoryCost)
+            else { return }
             state.segments[id]!.frameOffsets = offsets
         }
     }
