@@ -17,18 +17,27 @@ struct EngineCommand: ParsableCommand {
 
     @OptionGroup var options: SuiteOptions
 
+    /// SegmentLog's frame target size in KiB instead of its default (to measure the trade-off on one binary).
+    @Option(help: .hidden)
+    var cairnFrameKib: Int?
+
     func validate() throws {
         _ = try options.selectedWorkloads(from: EngineSuite.workloadNames)
+        if let cairnFrameKib, !(1...(16 << 10)).contains(cairnFrameKib) {
+            throw ValidationError("--cairn-frame-kib must be between 1 and 16384")
+        }
     }
 
     func run() throws {
-        try EngineSuite(options: options).run()
+        try EngineSuite(options: options, cairnFrameTargetSize: cairnFrameKib.map { $0 << 10 }).run()
     }
 }
 
 /// Builds the selected workloads, runs them, prints the table and writes the JSON.
 struct EngineSuite {
     let options: SuiteOptions
+    /// SegmentLog's frame target size; nil keeps its default.
+    var cairnFrameTargetSize: Int? = nil
 
     /// Every workload of the suite, in report order.
     static let workloadNames = [
@@ -48,7 +57,7 @@ struct EngineSuite {
             do { try scratch.removeAll() } catch { Console.progress("could not remove \(scratch.path): \(error)") }
         }
         Console.progress("scratch directory \(scratch.path), scale \(options.scale), \(options.runs) runs")
-        let engines: [any StorageEngine] = [SegmentLogEngine(), SQLiteEngine(), LevelDBEngine()]
+        let engines: [any StorageEngine] = [SegmentLogEngine(frameTargetSize: cairnFrameTargetSize), SQLiteEngine(), LevelDBEngine()]
         let workloads = makeWorkloads(names, scratch: scratch)
         var results: [WorkloadResult] = []
         for workload in workloads {

@@ -4,12 +4,14 @@
 import SegmentLog
 
 /// SegmentLog with the settings each ``StoreProfile`` asks for; everything else is the engine's default
-/// (32 KiB LZ4 frames, 64 MiB segments, 32 MiB frame cache, 1 MiB preallocation).
+/// (8 KiB LZ4 frames, 64 MiB segments, 32 MiB frame cache, 1 MiB preallocation) unless `frameTargetSize` is set.
 struct SegmentLogEngine: StorageEngine {
     let name = "cairn"
+    var frameTargetSize: Int? = nil
 
     func open(at directory: String, profile: StoreProfile) throws -> any BenchStore {
         var configuration = SegmentLog.Configuration()
+        if let frameTargetSize { configuration.frameTargetSize = frameTargetSize }
         switch profile {
         case .batched, .durable:
             configuration.durability = .full

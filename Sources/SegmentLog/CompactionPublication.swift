@@ -138,6 +138,7 @@ extension SegmentLog {
                 _ = state.segments[move.to.segment]!.retire(move.to)
             }
             for id in inputs {
+                _ = state.cache.reserve(-state.segments[id]!.frameOffsets.memoryCost)
                 state.segments[id] = nil
                 state.compacting.remove(id)
                 state.cache.removeSegment(id)

@@ -28,11 +28,14 @@ public struct SegmentLogConfiguration: Sendable {
     public var fileSystem: any FileSystem = PosixFileSystem()
     /// Default `.full`.
     public var durability: Durability = .full
-    /// Uncompressed bytes per frame before a new frame starts. Default 16 KiB, chosen by measurement
-    /// (`cairn-bench engine`, 100k ~1 KiB JSON-like records): a point read that misses the frame cache
-    /// decompresses a whole frame, so cold reads ran at 70k/s with 32 KiB frames, 124k/s with 16 KiB and
-    /// 170k/s with 8 KiB, while the log grew from 47.7 MB (32 KiB) to 51.3 MB (16 KiB) and 57.1 MB (8 KiB).
-    public var frameTargetSize: Int = 16 << 10
+    /// Uncompressed bytes per frame before a new frame starts. Default 8 KiB, chosen by measurement
+    /// (`cairn-bench engine`, 100k ~1 KiB JSON-like records; session 11, Docs/Benchmarks.md): a point read that
+    /// misses the frame cache reads and checks its whole frame and decompresses it up to the record, so cold
+    /// reads ran at 0.81–1.14x SQLite's with 16 KiB frames, 1.16–1.31x with 8 KiB and 1.36–1.62x with 4 KiB,
+    /// while the log grew from 51.4 MB (16 KiB) to 57.1 MB (8 KiB, +11%) and 66.9 MB (4 KiB, +30%); replay
+    /// (scans) is 8–10% slower at 8 KiB, and 4 KiB frames slowed cached reads and scans more. Records that repeat little within a frame lose more: the Firestore
+    /// cache's encoded documents take 45% more disk at 8 KiB, so its log keeps 16 KiB frames.
+    public var frameTargetSize: Int = 8 << 10
     /// Bytes per segment before it is sealed and a new one starts. Default 64 MiB. At most 1 GiB.
     public var segmentTargetSize: Int = 64 << 20
     /// Largest accepted record (kind, key and value encoded). Default 16 MiB.

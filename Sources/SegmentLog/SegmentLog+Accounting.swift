@@ -32,7 +32,7 @@ extension SegmentLog {
                         minLSN: s.minLSN, maxLSN: s.maxLSN)
                 },
                 nextLSN: state.nextLSN, cachedFrameBytes: state.cache.bytes,
-                cacheHits: state.cache.hits, cacheMisses: state.cache.misses)
+                frameOffsetBytes: state.cache.reservedBytes, cacheHits: state.cache.hits, cacheMisses: state.cache.misses)
         }
     }
 }
@@ -69,7 +69,10 @@ public struct LogStatistics: Sendable, Equatable {
     public var segments: [SegmentStatistics]
     /// The sequence number the next record will get.
     public var nextLSN: UInt64
+    /// Bytes of decoded frames in the frame cache.
     public var cachedFrameBytes: Int
+    /// Bytes that the offsets of scanned segments' frames hold in the frame cache's budget (at most half of it).
+    public var frameOffsetBytes: Int
     public var cacheHits: Int
     public var cacheMisses: Int
 

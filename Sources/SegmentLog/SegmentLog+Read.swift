@@ -2,10 +2,21 @@
 
 import Synchronization
 
-/// A frame cache lookup: the frame, or the segment to read it from.
+/// A frame cache lookup: the frame, or where to read it from.
 private enum FrameLookup {
     case hit(DecodedFrame)
-    case miss(SegmentEntry)
+    case miss(FrameSource)
+}
+
+/// What a frame cache miss needs of its segment, taken under the lock: not the whole ``SegmentEntry``, whose copy
+/// would retain its handle, retired-record bitsets and frame offsets on every miss.
+private struct FrameSource {
+    var segment: UInt32
+    var handle: any StorageFile
+    /// Bytes of the segment from the frame's offset on.
+    var available: UInt64
+    /// Bytes the first read asks for: the frame's exact size when known, else a guess (``SegmentLog/firstReadSize(of:)``).
+    var readSize: Int
 }
 
 extension SegmentLog {
@@ -70,22 +81,17 @@ extension SegmentLog {
             if let cached = state.cache.get(key, usable: { frame in index.map(frame.holds) ?? frame.isComplete }) {
                 return .hit(cached)
             }
-            guard let segment = state.segments[key.segment] else {
+            guard let position = state.segments.index(forKey: key.segment) else {
                 throw StorageError(.notFound, "segment \(key.segment) does not exist (compacted away?)")
             }
-            guard UInt64(key.offset) + UInt64(SegmentFormat.frameHeaderSize) <= segment.length,
-                key.offset >= UInt32(SegmentFormat.segmentHeaderSize)
-            else {
-                throw StorageError(.notFound, "offset \(key.offset) is outside segment \(key.segment)")
-            }
-            return .miss(segment)
+            return .miss(try frameSource(state.segments.values[position], offset: key.offset))
         }
         switch lookup {
         case .hit(let frame):
             return try body(frame)
-        case .miss(let segment):
+        case .miss(let source):
             // Frames below the segment's length never change, so reading without the lock is safe.
-            let frame = try loadFrame(segment, offset: key.offset, through: index)
+            let frame = try loadFrame(source, offset: key.offset, through: index)
             guard fillCache else { return try body(frame) }
             state.withLock { state in
                 if state.segments[key.segment] != nil { state.cache.insert(frame, for: key) }
@@ -98,16 +104,15 @@ extension SegmentLog {
     /// come in one read, of the frame's exact size when a scan noted where the segment's frames start, else of
     /// the size frames of this segment typically take (``firstReadSize(of:)``), and then a second read fetches
     /// the rest of a larger frame. The error path alone builds the segment's path.
-    private func loadFrame(_ segment: SegmentEntry, offset: UInt32, through index: Int?) throws -> DecodedFrame {
+    private func loadFrame(_ source: FrameSource, offset: UInt32, through index: Int?) throws -> DecodedFrame {
         func damaged(_ what: String) -> StorageError {
             StorageError(
-                .corruption, "segment \(segment.id), frame at offset \(offset): \(what)", path: segmentPath(segment.id),
+                .corruption, "segment \(source.segment), frame at offset \(offset): \(what)", path: segmentPath(source.segment),
                 offset: UInt64(offset))
         }
         let headerSize = SegmentFormat.frameHeaderSize
-        let available = segment.length - UInt64(offset)
-        let size = segment.frameOffsets.frameSize(at: offset) ?? firstReadSize(of: segment)
-        var bytes = try Self.read(segment.handle, at: UInt64(offset), count: Int(min(UInt64(size), available)))
+        let available = source.available
+        var bytes = try Self.read(source.handle, at: UInt64(offset), count: Int(min(UInt64(source.readSize), available)))
         guard bytes.count >= headerSize else { throw damaged("header cut short") }
         let header: FrameHeader
         switch bytes.withUnsafeBytes({ FrameHeader.decode($0) }) {
@@ -116,15 +121,15 @@ extension SegmentLog {
         }
         guard UInt64(header.frameSize) <= available else { throw damaged("frame runs past the segment") }
         if bytes.count < header.frameSize {
-            bytes += try Self.read(segment.handle, at: UInt64(offset) + UInt64(bytes.count), count: header.frameSize - bytes.count)
+            bytes += try Self.read(source.handle, at: UInt64(offset) + UInt64(bytes.count), count: header.frameSize - bytes.count)
         }
         let result = bytes.withUnsafeBytes { frame in
             // A short read (the file shrank under us) leaves fewer bytes than storedLength: decoding reports it.
             let stored = UnsafeRawBufferPointer(rebasing: frame[headerSize..<min(frame.count, header.frameSize)])
             return if let index {
-                FrameDecoding.decodePrefix(header: header, stored: stored, segment: segment.id, offset: offset, through: index)
+                FrameDecoding.decodePrefix(header: header, stored: stored, segment: source.segment, offset: offset, through: index)
             } else {
-                FrameDecoding.decode(header: header, stored: stored, segment: segment.id, offset: offset)
+                FrameDecoding.decode(header: header, stored: stored, segment: source.segment, offset: offset)
             }
         }
         switch result {
@@ -133,10 +138,22 @@ extension SegmentLog {
         }
     }
 
+    /// Where to read the frame at `offset` of `segment` from, and how many bytes to ask for first.
+    private func frameSource(_ segment: borrowing SegmentEntry, offset: UInt32) throws -> FrameSource {
+        guard UInt64(offset) + UInt64(SegmentFormat.frameHeaderSize) <= segment.length,
+            offset >= UInt32(SegmentFormat.segmentHeaderSize)
+        else {
+            throw StorageError(.notFound, "offset \(offset) is outside segment \(segment.id)")
+        }
+        return FrameSource(
+            segment: segment.id, handle: segment.handle, available: segment.length - UInt64(offset),
+            readSize: segment.frameOffsets.frameSize(at: offset) ?? firstReadSize(of: segment))
+    }
+
     /// Bytes the first read of a frame cache miss asks for: a frame header and a quarter more than the payload a
     /// full frame of `segment` stores on average (the frame target size times the segment's ratio of file bytes
     /// to record bytes), so that one read fetches most frames whole without copying much of the next one.
-    private func firstReadSize(of segment: SegmentEntry) -> Int {
+    private func firstReadSize(of segment: borrowing SegmentEntry) -> Int {
         let target = Double(configuration.frameTargetSize)
         let ratio = segment.recordBytes > 0 ? min(Double(segment.length) / Double(segment.recordBytes), 1.1) : 1.1
         return SegmentFormat.frameHeaderSize + Int(target * ratio * 1.25)
@@ -205,10 +222,13 @@ extension SegmentLog {
         }
     }
 
-    /// Keeps where a scan found the frames of segment `id` start, unless more of it is known already.
+    /// Keeps where a scan found the frames of segment `id` start, unless more of it is known already or the
+    /// frame cache's budget has no room for them (FrameOffsets.swift).
     private func noteFrameOffsets(_ offsets: FrameOffsets, of id: UInt32) {
         state.withLock { state in
-            guard let known = state.segments[id]?.frameOffsets, known.end < offsets.end else { return }
+            guard let known = state.segments[id]?.frameOffsets, known.end < offsets.end,
+                state.cache.reserve(offsets.memoryCost - known.memoryCost)
+            else { return }
             state.segments[id]!.frameOffsets = offsets
         }
     }

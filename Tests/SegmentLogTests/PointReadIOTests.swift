@@ -49,7 +49,7 @@ struct PointReadIOTests {
         var random = SeededRandom(seed: 41)
         let writer = try SegmentLog.open(at: "/db", configuration: Self.configuration(counter))
         var written: [(value: [UInt8], location: RecordLocation)] = []
-        // A commit ends its frame: batches of 15 records of ~1 KiB fill 16 KiB frames, as a bulk load does.
+        // A commit ends its frame: batches of 15 records of ~1 KiB fill default-size frames, as a bulk load does.
         for start in stride(from: 0, to: 3000, by: 15) {
             var batch = WriteBatch()
             for i in start..<(start + 15) { batch.append(kind: 1, key: bytes("doc/\(i)"), value: documentValue(i, size: 1000, using: &random)) }

@@ -56,11 +56,12 @@ package final class DatabaseCache {
 
     private init(log: SegmentLog) { self.log = log }
 
-    /// The log settings the cache uses: 2 MiB segments, as the Firestore cache's, so compaction works in small
-    /// pieces. The log itself never syncs on commit (`.none`): ``commit(_:durable:)`` syncs the durable commits,
+    /// The log settings the cache uses: 16 KiB frames and 2 MiB segments, as the Firestore cache's (its frames
+    /// compress better than at SegmentLog's 8 KiB), so compaction works in small pieces. The log itself never syncs on commit (`.none`): ``commit(_:durable:)`` syncs the durable commits,
     /// and a deferred one becomes durable with the next sync (a durable commit, a compaction, or closing).
     package static var defaultLogConfiguration: SegmentLog.Configuration {
         var configuration = SegmentLog.Configuration()
+        configuration.frameTargetSize = 16 << 10
         configuration.segmentTargetSize = 2 << 20
         configuration.durability = .none
         return configuration

@@ -2,7 +2,8 @@
 // no list surgery on a hit): each slot has a reference bit set on every hit; the hand sweeps the slots,
 // clearing bits, and evicts the first slot whose bit is already clear. Capacity is in bytes of decoded
 // payload; a frame larger than the whole capacity is returned but not kept. A frame may be kept as a prefix
-// (a point read decodes only up to its record), replaced when a read decodes more of it.
+// (a point read decodes only up to its record), replaced when a read decodes more of it. The budget also pays
+// for where scanned segments' frames start (FrameOffsets.swift): up to half of it, the rest left to frames.
 
 struct FrameKey: Hashable {
     var segment: UInt32
@@ -26,7 +27,10 @@ struct FrameCache {
     private var slots: [Slot] = []
     private var index: [FrameKey: Int] = [:]
     private var hand = 0
+    /// Bytes of decoded frames kept.
     private(set) var bytes = 0
+    /// Bytes of the budget that frame offsets hold (``reserve(_:)``).
+    private(set) var reservedBytes = 0
     private(set) var hits = 0
     private(set) var misses = 0
 
@@ -52,11 +56,20 @@ struct FrameCache {
             guard !kept.isComplete && (frame.isComplete || frame.count > kept.count) else { return }
             remove(at: slot)
         }
-        guard cost <= capacity else { return }
-        while bytes + cost > capacity, !slots.isEmpty { evictOne() }
+        guard cost <= capacity - reservedBytes else { return }
+        while bytes + reservedBytes + cost > capacity, !slots.isEmpty { evictOne() }
         index[key] = slots.count
         slots.append(Slot(key: key, frame: frame, referenced: false))
         bytes += cost
+    }
+
+    /// Takes `change` more bytes of the budget for frame offsets (a negative change gives some back), evicting
+    /// frames to make room; false, and nothing taken, when offsets would then hold more than half the budget.
+    mutating func reserve(_ change: Int) -> Bool {
+        guard reservedBytes + change <= capacity / 2 else { return false }
+        reservedBytes += change
+        while bytes + reservedBytes > capacity, !slots.isEmpty { evictOne() }
+        return true
     }
 
     /// Drops every frame of a segment (after compaction removed it).
@@ -71,6 +84,7 @@ struct FrameCache {
         slots.removeAll()
         index.removeAll()
         bytes = 0
+        reservedBytes = 0
         hand = 0
     }
 

@@ -1,7 +1,7 @@
 // Decoding the first records of a frame for a point read. The whole stored payload is read and its checksum
 // verified, so every byte returned is as written; LZ4 then decompresses only as far as the record asked for
 // (`LZ4_decompress_safe_partial`), and the frame cache keeps that prefix until a read needs a record beyond it.
-// A record in the middle of a 16 KiB frame costs half the decompression, and a cached prefix half the memory.
+// A record in the middle of a frame costs half the decompression, and a cached prefix half the memory.
 
 extension FrameDecoding {
     /// Decodes the frame through record `index` (the whole frame when it is stored raw, when the record is
