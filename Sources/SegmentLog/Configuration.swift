@@ -33,8 +33,9 @@ public struct SegmentLogConfiguration: Sendable {
     /// misses the frame cache reads and checks its whole frame and decompresses it up to the record, so cold
     /// reads ran at 0.81–1.14x SQLite's with 16 KiB frames, 1.16–1.31x with 8 KiB and 1.36–1.62x with 4 KiB,
     /// while the log grew from 51.4 MB (16 KiB) to 57.1 MB (8 KiB, +11%) and 66.9 MB (4 KiB, +30%); replay
-    /// (scans) is 8–10% slower at 8 KiB, and 4 KiB frames slowed cached reads and scans more. Records that repeat little within a frame lose more: the Firestore
-    /// cache's encoded documents take 45% more disk at 8 KiB, so its log keeps 16 KiB frames.
+    /// (scans) is 8–10% slower at 8 KiB, and 4 KiB frames slowed cached reads and scans more. Records that
+    /// resemble each other compress better across a larger frame: the Firestore cache's encoded documents take
+    /// 44% more disk at 8 KiB, so its log (and the Realtime Database cache's) keeps 16 KiB frames.
     public var frameTargetSize: Int = 8 << 10
     /// Bytes per segment before it is sealed and a new one starts. Default 64 MiB. At most 1 GiB.
     public var segmentTargetSize: Int = 64 << 20
@@ -44,7 +45,9 @@ public struct SegmentLogConfiguration: Sendable {
     public var maxKeySize: Int = 64 << 10
     /// Compress frames with LZ4 (incompressible frames are stored raw either way). Default true.
     public var compression: Bool = true
-    /// Memory for decompressed frames kept for point reads. Default 32 MiB.
+    /// Memory for decompressed frames kept for point reads, and for where scanned segments' frames start (at
+    /// most half of it; a segment whose offsets do not fit is read with a guess of its frames' size). Default
+    /// 32 MiB.
     public var frameCacheBytes: Int = 32 << 20
     /// The active segment is extended with zeros this many bytes ahead of the writer, so durable commits
     /// overwrite allocated blocks (cheaper syncs than extending the file). 0 disables. Default 1 MiB.

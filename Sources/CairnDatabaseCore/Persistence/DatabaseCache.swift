@@ -56,9 +56,11 @@ package final class DatabaseCache {
 
     private init(log: SegmentLog) { self.log = log }
 
-    /// The log settings the cache uses: 16 KiB frames and 2 MiB segments, as the Firestore cache's (its frames
-    /// compress better than at SegmentLog's 8 KiB), so compaction works in small pieces. The log itself never syncs on commit (`.none`): ``commit(_:durable:)`` syncs the durable commits,
-    /// and a deferred one becomes durable with the next sync (a durable commit, a compaction, or closing).
+    /// The log settings the cache uses: 16 KiB frames and 2 MiB segments, as the Firestore cache's (16 KiB
+    /// frames compress the Firestore cache's documents better than SegmentLog's 8 KiB; not measured here), so
+    /// compaction works in small pieces. The log itself never syncs on commit (`.none`): ``commit(_:durable:)``
+    /// syncs the durable commits, and a deferred one becomes durable with the next sync (a durable commit, a
+    /// compaction, or closing).
     package static var defaultLogConfiguration: SegmentLog.Configuration {
         var configuration = SegmentLog.Configuration()
         configuration.frameTargetSize = 16 << 10

@@ -58,9 +58,8 @@ package final class CacheInspector {
                 throw InspectionError.wrap(storage, directory: directory)
             }
             // Replay failed: open the log alone, so what is intact can still be read.
-            var configuration = SegmentLog.Configuration()
+            var configuration = LocalStore.defaultLogConfiguration
             configuration.readOnly = true
-            configuration.frameCacheBytes = 4 << 20
             do {
                 let log = try SegmentLog.open(at: directory, configuration: configuration)
                 var problem = error.storage.map { "\($0.message)" + ($0.path.map { " [\($0)]" } ?? "") } ?? error.message

@@ -25,9 +25,8 @@ extension LocalStore {
                 path: directory)
             throw LocalStoreError(.storage, storage.message, storage: storage)
         }
-        var configuration = SegmentLog.Configuration()
+        var configuration = defaultLogConfiguration
         configuration.readOnly = true
-        configuration.frameCacheBytes = 4 << 20
         return try open(at: directory, configuration: configuration)
     }
 
