@@ -192,7 +192,7 @@ extension SegmentLog {
             while true {
                 switch try cursor.next() {
                 case .end:
-                    noteFrameOffsets(FrameOffsets(starts: starts, end: UInt32(length)), of: id)
+                    noteFrameOffsets(starts, end: UInt32(length), of: id)
                     break
                 case .damage(let offset, let problem, let header):
                     throw StorageError(
@@ -224,11 +224,13 @@ extension SegmentLog {
 
     /// Keeps where a scan found the frames of segment `id` start, unless more of it is known already or the
     /// frame cache's budget has no room for them (FrameOffsets.swift).
-    private func noteFrameOffsets(_ offsets: FrameOffsets, of id: UInt32) {
+    /// The exact-size copy of `starts` is made only when it is kept (a sealed segment is scanned again on every
+    /// scan, and its offsets are known after the first).
+    private func noteFrameOffsets(_ starts: [UInt32], end: UInt32, of id: UInt32) {
         state.withLock { state in
-            guard let known = state.segments[id]?.frameOffsets, known.end < offsets.end,
-                state.cache.reserve(offsets.memoryCost - known.memoryCost)
-            else { return }
+            guard let known = state.segments[id]?.frameOffsets, known.end < end else { return }
+            let offsets = FrameOffsets(starts: starts, end: end)
+            guard state.cache.reserve(offsets.memoryCost - known.memoryCost) else { return }
             state.segments[id]!.frameOffsets = offsets
         }
     }

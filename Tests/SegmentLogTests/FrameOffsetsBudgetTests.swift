@@ -75,4 +75,26 @@ struct FrameOffsetsBudgetTests {
         #expect(log.statistics.frameOffsetBytes == Self.heldOffsetBytes(log), "the outputs' offsets, noted by the scan, are counted too")
         try log.close()
     }
+
+    @Test("a segment scanned again after appends replaces its offsets, and the budget counts the difference")
+    func rescanAfterAppendsReplacesOffsets() throws {
+        let fs = SimulatedFileSystem(seed: 73)
+        var (log, written) = try Self.reopenedLog(fs, batches: 20, cacheBytes: 64 << 10)
+        try log.scan { _ in }
+        let segments = log.statistics.segments
+        let active = try #require(segments.first { $0.isActive }).id
+        let before = log.state.withLock { $0.segments[active]!.frameOffsets.end }
+        #expect(before > 0 && log.statistics.frameOffsetBytes == Self.heldOffsetBytes(log))
+        var random = SeededRandom(seed: 74)
+        var batch = WriteBatch()
+        for i in 0..<2 { batch.append(kind: 1, key: bytes("more/\(i)"), value: documentValue(i, size: 300, using: &random)) }
+        written += zip(batch.values, try log.commit(batch)).map { ($0, $1) }
+        try #require(written.suffix(2).allSatisfy { $0.location.segment == active }, "the appends stay in the active segment")
+        try log.scan { _ in }
+        let after = log.state.withLock { $0.segments[active]!.frameOffsets.end }
+        #expect(after > before, "the second scan's offsets reach the appended frames")
+        #expect(log.statistics.frameOffsetBytes == Self.heldOffsetBytes(log), "the budget counts exactly what the segments hold")
+        for (value, location) in written { #expect(try log.read(location).value == value) }
+        try log.close()
+    }
 }
