@@ -12,10 +12,10 @@ extension FirestoreClient {
     /// Firebase waits 15 s, then indexes 50 documents a minute, because its index entries persist. Cairn
     /// rebuilds index entries from the documents after every open (Docs/LocalStore.md §8), so it starts after
     /// 1 s and indexes in slices of at most ``backfillSlice`` (about 60 documents: 1,000 cost ~30 ms), again
-    /// after ``busyBackfillDelay`` while a slice found work. A slice holds the client's queue, so a write or a
-    /// listener's snapshot waits at most one slice behind it (a 1,000-document run held it for 30 ms, the
-    /// tail of `listener_latency`), and the queue is idle half of the time until the backfill is done: 100k
-    /// documents are indexed in ~6 s.
+    /// after ``busyBackfillDelay`` while a slice found work. A slice holds the client's queue, so it ends early
+    /// when another operation waits: a write or a listener's snapshot waits for one document's indexing (a
+    /// 1,000-document run held the queue for 30 ms, the tail of `listener_latency`), and the queue is idle
+    /// half of the time until the backfill is done: 100k documents are indexed in ~6 s.
     package static let initialBackfillDelay: TimeInterval = 1
     package static let backfillSlice: Duration = .milliseconds(2)
     package static let busyBackfillDelay: TimeInterval = 0.002
@@ -50,10 +50,12 @@ extension FirestoreClient {
     }
 
     /// One backfill slice: indexes up to ``backfillDocumentsPerRun`` documents, stopping after
-    /// ``backfillSlice``; returns how many.
+    /// ``backfillSlice`` or as soon as another operation waits for the queue (``AsyncQueue/hasWaitingOperations``:
+    /// a write or a remote event then waits for one document's indexing, not the slice); returns how many.
     @discardableResult
     package func backfillIndexes() throws -> Int {
         try localStore.backfillIndexes(
-            maxDocuments: Self.backfillDocumentsPerRun, deadline: ContinuousClock.now + Self.backfillSlice)
+            maxDocuments: Self.backfillDocumentsPerRun, deadline: ContinuousClock.now + Self.backfillSlice
+        ) { [queue] in queue.hasWaitingOperations }
     }
 }

@@ -92,6 +92,33 @@ struct AsyncQueueTests {
         #expect(fired.withLock { $0 })
     }
 
+    @Test("an operation enqueued to run at once is waiting until it starts, in manual and production mode")
+    func waitingOperations() {
+        let manual = AsyncQueue.manual()
+        #expect(!manual.hasWaitingOperations)
+        manual.enqueue {}
+        #expect(manual.hasWaitingOperations)
+        manual.drain()
+        #expect(!manual.hasWaitingOperations)
+
+        let queue = AsyncQueue(label: "cairn.test.waiting")
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let seenByTheRunningOperation = Mutex<Bool?>(nil)
+        queue.enqueue {
+            started.signal()
+            _ = release.wait(timeout: .now() + 60)
+            seenByTheRunningOperation.withLock { $0 = queue.hasWaitingOperations }
+        }
+        #expect(started.wait(timeout: .now() + 60) == .success)
+        #expect(!queue.hasWaitingOperations, "the running operation is not waiting")
+        queue.enqueue { done.signal() }
+        #expect(queue.hasWaitingOperations)
+        release.signal()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(seenByTheRunningOperation.withLock { $0 } == true)
+        #expect(!queue.hasWaitingOperations, "the second operation has started")
+    }
+
     @Test("every timer id has the spec tests' name")
     func timerNames() {
         #expect(TimerID(rawValue: "listen_stream_connection_backoff") == .listenStreamConnectionBackoff)

@@ -196,4 +196,20 @@ struct IndexedQueryPropertyTests: IndexTesting {
         let indexed = try store.executeQuery(query, usePreviousResults: false).documents
         #expect(store.lastQueryReport?.path == .index && indexed.count == 10)
     }
+
+    @Test("a backfill run stops as soon as its caller says other work waits, after at least one document")
+    func backfillYieldsToWaitingWork() throws {
+        let store = LocalStore.inMemory()
+        try store.applyRemoteDocuments((0..<40).map { number in found("c/d\(number)", version: 1, ["a": .integer(Int64(number % 4))]) })
+        try store.setIndexConfiguration(json: configurationJSON([try FieldIndex(collectionGroup: "c", segments: [.init(field("a"), .ascending)])]))
+        let later = ContinuousClock.now + .seconds(3_600)
+        #expect(try store.backfillIndexes(maxDocuments: 1_000, deadline: later) { true } == 1)
+        var asked = 0
+        let processed = try store.backfillIndexes(maxDocuments: 1_000, deadline: later) {
+            asked += 1
+            return asked == 5
+        }
+        #expect(processed == 5 && asked == 5)
+        #expect(try store.backfillIndexes(maxDocuments: 1_000) == 34)
+    }
 }

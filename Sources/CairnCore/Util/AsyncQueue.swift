@@ -37,6 +37,8 @@ package final class AsyncQueue: Sendable {
     private let manual = Mutex(ManualState())
     /// The thread running one of the queue's operations right now, 0 when none is.
     private let owner = Atomic<UInt>(0)
+    /// Production: operations enqueued (``enqueue(_:)``, ``enqueueAndWait(_:)``) that have not started yet.
+    private let waiting = Atomic<Int>(0)
 
     package struct ManualState {
         package var operations: [@Sendable () -> Void] = []
@@ -74,7 +76,11 @@ package final class AsyncQueue: Sendable {
     /// Runs `op` on the queue after the operations already enqueued. Callable from any thread.
     package func enqueue(_ op: @escaping @Sendable () -> Void) {
         if let dispatchQueue {
-            dispatchQueue.async { [self] in runOwned(op) }
+            waiting.add(1, ordering: .relaxed)
+            dispatchQueue.async { [self] in
+                waiting.subtract(1, ordering: .relaxed)
+                runOwned(op)
+            }
         } else {
             manual.withLock { $0.operations.append(op) }
         }
@@ -112,6 +118,15 @@ package final class AsyncQueue: Sendable {
         return enqueueAfter(delay: delay, timerID: timerID) { bound.value() }
     }
 
+    /// True when an operation enqueued to run at once (``enqueue(_:)``, ``enqueueAndWait(_:)``; in manual mode, one
+    /// not drained yet) waits for the queue: long work on the queue (the index backfill) checks it to stop early,
+    /// so that a write or a snapshot waits for one small step rather than the whole slice. Delayed operations
+    /// count only once they are due and have started. Callable from any thread; a hint, read without a lock.
+    package var hasWaitingOperations: Bool {
+        if isManual { return manual.withLock { !$0.operations.isEmpty } }
+        return waiting.load(ordering: .relaxed) > 0
+    }
+
     /// True when the caller runs on the queue: inside one of its operations (in manual mode: inside ``drain()``
     /// or a delayed operation, on the thread that drains).
     package var isCurrentQueue: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
@@ -133,7 +148,11 @@ package final class AsyncQueue: Sendable {
         nonisolated(unsafe) var result: Result<T, any Error>?
         let run: @Sendable () -> Void = { result = Result { try op() } }
         if let dispatchQueue {
-            dispatchQueue.sync { runOwned(run) }
+            waiting.add(1, ordering: .relaxed)
+            dispatchQueue.sync {
+                waiting.subtract(1, ordering: .relaxed)
+                runOwned(run)
+            }
         } else {
             enqueue(run)
             drain()

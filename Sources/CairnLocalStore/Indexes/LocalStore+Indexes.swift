@@ -75,22 +75,28 @@ extension LocalStore {
     /// Indexes at most `maxDocuments` documents for indexes that are not caught up yet (Firebase's
     /// `IndexBackfiller`, 50 documents per run), each document once for all the indexes of its collection
     /// group added together; returns how many it processed, 0 when every index is ready. With a `deadline`
-    /// the run also stops once it has passed (after at least one document), so that a caller on a shared
-    /// queue holds it for a bounded time.
+    /// the run also stops once it has passed, and it stops as soon as `yield` returns true (each checked after
+    /// a document, so a run indexes at least one), so that a caller on a shared queue holds it for a bounded
+    /// time and lets waiting work in after one document.
     /// An index serves queries once its backfill is done. After a restart the backfill starts again: entries
     /// are rebuilt from the documents, never read from the log.
     ///
     /// ```swift
     /// let processed = try store.backfillIndexes(maxDocuments: 50)
-    /// let sliced = try store.backfillIndexes(maxDocuments: 1_000, deadline: .now + .milliseconds(2))
+    /// let sliced = try store.backfillIndexes(maxDocuments: 1_000, deadline: .now + .milliseconds(2)) {
+    ///     queue.hasWaitingOperations
+    /// }
     /// ```
     ///
     /// - Throws: `dataLoss` when a document cannot be decoded (the document stays queued).
     @discardableResult
-    package func backfillIndexes(maxDocuments: Int, deadline: ContinuousClock.Instant? = nil) throws -> Int {
+    package func backfillIndexes(
+        maxDocuments: Int, deadline: ContinuousClock.Instant? = nil, yield: () -> Bool = { false }
+    ) throws -> Int {
         try checkOpen()
         var processed = 0
-        while processed < maxDocuments, processed == 0 || deadline.map({ ContinuousClock.now < $0 }) ?? true,
+        while processed < maxDocuments,
+            processed == 0 || (deadline.map({ ContinuousClock.now < $0 }) ?? true) && !yield(),
             let (job, key) = fieldIndexView.nextToBackfill(in: { remoteDocuments.collections[$0] })
         {
             var document: Document?
