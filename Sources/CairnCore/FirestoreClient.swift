@@ -304,10 +304,12 @@ package final class FirestoreClient: Sendable {
         guard cacheSizeBytes != LocalStore.cacheSizeUnlimited else { return }
         core.value.garbageCollection = queue.enqueueAfter(delay: delay, timerID: .garbageCollection) { [weak self] in
             guard let self, !isTerminated else { return }
-            // One round per queue operation, within LocalStore's time budget: listeners queued meanwhile run
-            // between rounds, and the next round follows at once while the cache is still over the threshold.
+            // One round per queue operation, within LocalStore's time budget, ended early (after one slice and
+            // one step) when another operation waits: listeners queued meanwhile run between rounds, and the
+            // next round follows at once while the cache is still over the threshold.
             let round = try? localStore.collectGarbage(
-                threshold: cacheSizeBytes, maxRounds: 1, roundBudget: LocalStore.defaultRoundBudget)
+                threshold: cacheSizeBytes, maxRounds: 1, roundBudget: LocalStore.defaultRoundBudget
+            ) { [queue] in queue.hasWaitingOperations }
             let progressing = round.map {
                 $0.bytesAfter > UInt64(max(cacheSizeBytes, 0)) && ($0.rounds > 0 || $0.bytesAfter < $0.bytesBefore)
             } ?? false

@@ -52,6 +52,21 @@ struct GarbageCollectionRoundBudgetTests {
         try reopened.close()
     }
 
+    @Test("a round whose caller says other work waits evicts one slice, as with no time left, and takes its n otherwise")
+    func roundYieldsToWaitingWork() throws {
+        let yielding = try Self.store(SimulatedFileSystem())
+        let threshold = Int64(segmentLog(of: yielding).statistics.fileBytes / 2)
+        var asked = 0
+        let round = try yielding.collectGarbage(threshold: threshold, maxRounds: 1, roundBudget: .seconds(3600)) {
+            asked += 1
+            return true
+        }
+        #expect(round.documentsEvicted == LocalStore.evictionSliceSize && asked > 0, "\(round)")
+        let next = try yielding.collectGarbage(threshold: threshold, maxRounds: 1, roundBudget: .seconds(3600)) { false }
+        #expect(next.documentsEvicted > LocalStore.evictionSliceSize, "\(next)")
+        try yielding.close()
+    }
+
     @Test("with time to spare a round takes its whole n in several slices, as an unbounded round does")
     func roundWithTimeTakesItsN() throws {
         let sliced = try Self.store(SimulatedFileSystem())

@@ -58,7 +58,9 @@ extension LocalStore {
     /// the active segment first when it holds dead records, since a cache smaller than one segment lives
     /// entirely in it. `roundBudget` bounds a round's time: no slice starts after half of it, no step after all
     /// of it (one slice and one step at least); nil lifts the time bound, leaving n evictions and one segment's
-    /// worth of compaction per round. Rounds stop when the size is under the threshold, after `maxRounds`, or
+    /// worth of compaction per round. `yield` returning true ends a round as a spent budget does (the client
+    /// passes whether another operation waits for its queue, so a listener waits for one slice and one step,
+    /// not the whole budget). Rounds stop when the size is under the threshold, after `maxRounds`, or
     /// when nothing is left to collect. The work of a round is bounded by n, the removed targets' members, the
     /// index entries made stale since the last run and one segment's worth of compaction (the log's
     /// `segmentTargetSize`) — never by the number of cached documents. When nothing is left to evict, the dirty
@@ -74,7 +76,7 @@ extension LocalStore {
     /// ```
     @discardableResult
     package func collectGarbage(
-        threshold: Int64, maxRounds: Int = 64, roundBudget: Duration? = nil
+        threshold: Int64, maxRounds: Int = 64, roundBudget: Duration? = nil, yield: () -> Bool = { false }
     ) throws -> GarbageCollectionResult {
         try checkOpen()
         var result = GarbageCollectionResult()
@@ -91,7 +93,7 @@ extension LocalStore {
         guard result.bytesAfter > limit else { return result }
         let pinned = try keysUnderPendingWrites()
         while result.bytesAfter > limit && result.rounds < maxRounds {
-            let hasTime = { (share: Int) in roundBudget.map { clock.now - start < $0 * share / 2 } ?? true }
+            func hasTime(_ share: Int) -> Bool { (roundBudget.map { clock.now - start < $0 * share / 2 } ?? true) && !yield() }
             let n = collector.roundSize()
             var taken = 0
             while taken < n && (taken == 0 || hasTime(1)) {
