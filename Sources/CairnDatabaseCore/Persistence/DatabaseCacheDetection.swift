@@ -13,7 +13,7 @@ import SegmentLog
 package enum DatabaseCacheDetection {
     /// Whether `directory` holds a segment log with a Realtime Database `globals` record.
     package static func isDatabaseCache(at directory: String) -> Bool {
-        var configuration = SegmentLog.Configuration()
+        var configuration = DatabaseCache.defaultLogConfiguration
         configuration.readOnly = true
         guard let log = try? SegmentLog.open(at: directory, configuration: configuration) else { return false }
         defer { try? log.close() }
