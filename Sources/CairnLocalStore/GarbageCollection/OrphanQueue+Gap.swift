@@ -101,14 +101,18 @@ extension OrphanQueue {
     /// What breaks the queue's invariants, given each handle's entry's ``RemoteDocumentEntry/orphan`` field
     /// (tests; empty when none does).
     func invariantViolations(field: (DocumentHandle) -> UInt32) -> [String] {
-        var problems: [String] = []
-        guard 0 <= gapStart && gapStart <= gapEnd && gapEnd <= slots.count else { return ["gap \(gapStart)..<\(gapEnd) of \(slots.count)"] }
-        if !(start < gapStart || (gapStart == 0 && start == gapEnd)) { problems.append("front \(start), gap \(gapStart)..<\(gapEnd)") }
-        if !compacting && gapStart != 0 { problems.append("a gap at \(gapStart) at rest") }
-        if slots[0..<min(start, gapStart)].contains(where: { $0.handle != Self.free }) { problems.append("a live slot before the front") }
-        if slots[gapStart..<gapEnd].contains(where: { $0.handle != Self.free }) { problems.append("a live slot in the gap") }
+        guard 0 <= gapStart && gapStart <= gapEnd && gapEnd <= slots.count else {
+            return ["gap \(gapStart)..<\(gapEnd) of \(slots.count)"]
+        }
+        let isLive = { (slot: Slot) in slot.handle != Self.free }
         let order = Array(start..<max(start, gapStart)) + Array(gapEnd..<slots.count)
-        if zip(order, order.dropFirst()).contains(where: { slots[$0].sequence > slots[$1].sequence }) { problems.append("out of order") }
+        var problems = [
+            (start < gapStart || (gapStart == 0 && start == gapEnd), "front \(start), gap \(gapStart)..<\(gapEnd)"),
+            (compacting || gapStart == 0, "a gap at \(gapStart) at rest"),
+            (!slots[0..<min(start, gapStart)].contains(where: isLive), "a live slot before the front"),
+            (!slots[gapStart..<gapEnd].contains(where: isLive), "a live slot in the gap"),
+            (!zip(order, order.dropFirst()).contains { slots[$0].sequence > slots[$1].sequence }, "out of order"),
+        ].filter { !$0.0 }.map(\.1)
         let live = slots.indices.filter { slots[$0].handle != Self.free }
         if live.count != count { problems.append("\(live.count) live slots, count \(count)") }
         for number in live where field(slots[number].handle) != Self.field(naming: number) {
