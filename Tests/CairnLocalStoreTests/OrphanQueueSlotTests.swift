@@ -166,6 +166,24 @@ struct OrphanQueueSlotTests {
         #expect(view.orphanInvariantViolations() == [])
     }
 
+    @Test("in a rebuilt queue, an older sequence number inserted near the front renumbers only the slots before its place")
+    func olderNumberAfterRebuildRenumbersFew() throws {
+        var view = RemoteDocumentView()
+        let keys = (0..<5_000).map { key("orders/o\($0)") }
+        for (index, key) in keys.enumerated() { view.set(Self.entry(sequence: UInt64(100 * index + 100)), for: key) }
+        view.rebuildOrphans { _, entry in entry.sequence }
+        for (turn, moved) in keys.suffix(20).enumerated() {
+            let before = Self.fields(view)
+            view.setOrphan(moved, sequence: UInt64(350 + turn))
+            let handle = try #require(view.handle(of: moved))
+            let changed = zip(before, Self.fields(view)).filter { $0.0.value != $0.1.value && $0.0.handle != handle }.count
+            #expect(changed <= 3 + turn, "turn \(turn): \(changed) entries renumbered")
+        }
+        #expect(view.orphanInvariantViolations() == [])
+        let expected = keys.prefix(3) + keys.suffix(20) + keys.dropFirst(3).dropLast(20)
+        #expect(view.lowestOrphans(Int.max).entries.map(\.element) == Array(expected))
+    }
+
     /// Every entry's handle and ``RemoteDocumentEntry/orphan`` field, bucket by bucket.
     private static func fields(_ view: RemoteDocumentView) -> [(handle: DocumentHandle, value: UInt32)] {
         view.buckets.indices.flatMap { number in

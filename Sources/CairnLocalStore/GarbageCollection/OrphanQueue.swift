@@ -142,8 +142,20 @@ struct OrphanQueue {
     init() {}
 
     /// An empty queue with room for `capacity` orphans, to be filled by ``append(_:sequence:)`` and put in order
-    /// by ``sort(precedes:)`` (a rebuild: the array allocated once, at its final size when all are orphans).
-    init(capacity: Int) { slots.reserveCapacity(capacity) }
+    /// by ``sort(precedes:)`` (a rebuild: the array allocated once, at its final size when all are orphans). It
+    /// starts with a stale front of up to ``rebuiltFrontRoom`` slots (a 64th of `capacity`).
+    init(capacity: Int) {
+        let room = min(Self.rebuiltFrontRoom, capacity / 64)
+        slots.reserveCapacity(room + capacity)
+        slots.append(contentsOf: repeatElement(Slot(sequence: 0, handle: Self.free), count: room))
+        start = room
+        gapEnd = room
+    }
+
+    /// The stale slots a rebuilt queue starts with at its front: room for the older sequence numbers a session's
+    /// first collection round inserts near the front (a removed target's documents) before its evictions make
+    /// more, each moving only the slots between its place and the front instead of every slot after it.
+    static let rebuiltFrontRoom = 1024
 
     /// Adds the document at `handle`, not queued yet, at `sequence` without keeping the order.
     /// ``sort(precedes:)`` and ``renumber(_:_:)`` restore the order and number the entries before any other use.
@@ -156,7 +168,7 @@ struct OrphanQueue {
     /// Orders the slots by sequence number, ties by `precedes` (the view passes key order, so that identical
     /// caches collect identically); ``renumber(_:_:)`` then writes each slot's number into its entry.
     mutating func sort(precedes: (DocumentHandle, DocumentHandle) -> Bool) {
-        slots.sort { a, b in a.sequence != b.sequence ? a.sequence < b.sequence : precedes(a.handle, b.handle) }
+        slots[start...].sort { a, b in a.sequence != b.sequence ? a.sequence < b.sequence : precedes(a.handle, b.handle) }
     }
 
     /// Writes the numbers of the live slots in `range` into their entries.
