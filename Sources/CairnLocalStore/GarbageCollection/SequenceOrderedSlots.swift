@@ -1,4 +1,4 @@
-/// A slot of an array kept in sequence-number order with lazy deletion (``SequenceQueue``, ``OrphanQueue``).
+/// A slot of an array kept in sequence-number order with lazy deletion (``SequenceQueue``).
 protocol SequenceOrderedSlot {
     var sequence: UInt64 { get }
 }

@@ -152,11 +152,7 @@ struct DocumentBucket {
     mutating func replace(_ entry: RemoteDocumentEntry, at position: Int) { entries.set(entry, at: position) }
 
     /// Records in the entry at `position` its place in the orphan queue (``RemoteDocumentEntry/orphan``).
-    mutating func setOrphan(_ orphan: UInt32, at position: Int) {
-        var entry = entries[position]
-        entry.orphan = orphan
-        entries.set(entry, at: position)
-    }
+    mutating func setOrphan(_ orphan: UInt32, at position: Int) { entries.setOrphan(orphan, at: position) }
 
     /// Gives up the arrays' spare capacity when it is more than an eighth of what they hold (replay grows a
     /// bucket by doubling; the view keeps it for the session), and the table's slots beyond the smallest

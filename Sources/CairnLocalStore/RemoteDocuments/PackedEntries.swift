@@ -6,7 +6,7 @@ import SegmentLog
 /// the state and flags in the spare high bits. Nothing is lossy: an entry a field of which does not fit (a
 /// timestamp before 1970 or after 2106, a record of 64 KiB or more or at index 65,536 or more in its frame, a
 /// sequence number of 2^62 or more) is kept whole in a side array, and its packed slot says where. Reading an
-/// entry unpacks it; only the bucket writes (`set`, `append`, `swapRemove`).
+/// entry unpacks it; only the bucket writes (`set`, `append`, `swapRemove`, `setOrphan`).
 ///
 /// ```swift
 /// var entries = PackedEntries()
@@ -32,6 +32,8 @@ struct PackedEntries: RandomAccessCollection {
         var second: UInt32
         /// A log reference's record index (bits 0–15) and size (bits 16–31).
         var third: UInt32
+        /// ``RemoteDocumentEntry/orphan``: the number of the entry's slot in the orphan queue plus one, 0 when not
+        /// queued (written alone by ``PackedEntries/setOrphan(_:at:)`` when the queue moves the slot).
         var orphan: UInt32
     }
 
@@ -73,6 +75,16 @@ struct PackedEntries: RandomAccessCollection {
     mutating func set(_ entry: RemoteDocumentEntry, at position: Int) {
         release(packed[position])
         packed[position] = store(entry)
+    }
+
+    /// Writes the ``RemoteDocumentEntry/orphan`` field of the entry at `position`, and nothing else: the orphan
+    /// queue renumbers the entries of the slots it moves.
+    mutating func setOrphan(_ orphan: UInt32, at position: Int) {
+        if packed[position].sequenceHigh & Self.overflowBit != 0 {
+            overflow[Int(packed[position].first)].orphan = orphan
+        } else {
+            packed[position].orphan = orphan
+        }
     }
 
     /// Removes the entry at `position`, moving the last one into its place (when it was not the last); returns it.

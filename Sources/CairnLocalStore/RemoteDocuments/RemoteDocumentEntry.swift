@@ -4,7 +4,7 @@ import SegmentLog
 /// What the remote documents view keeps per cached document: where its latest event is and what replay learned
 /// from the event's header, packed into 56 bytes of plain values (the fields of an ``EventReference``, the two
 /// timestamps as seconds and nanoseconds without padding, one byte for the state and flags, and the document's
-/// id in the orphan queue in what would be padding). Bodies stay in the log. A bucket stores it in 40 bytes
+/// slot in the orphan queue in what would be padding). Bodies stay in the log. A bucket stores it in 40 bytes
 /// (``PackedEntries``).
 ///
 /// ```swift
@@ -24,8 +24,9 @@ struct RemoteDocumentEntry {
     private var readTimeNanoseconds: Int32
     /// Bits 0–1: the state's raw value; bit 2: hasCommittedMutations; bit 3: a memory reference.
     private var flags: UInt8
-    /// The document's id in the view's ``OrphanQueue`` plus one; 0 when it is not queued. Session state: every
-    /// new entry starts at 0, and the view carries it over when it replaces or moves a queued document's entry.
+    /// The number of the document's slot in the view's ``OrphanQueue`` plus one; 0 when it is not queued. Session
+    /// state: every new entry starts at 0, the view carries it over when it replaces or moves a queued
+    /// document's entry, and the queue rewrites it when it moves the slot.
     var orphan: UInt32 = 0
 
     static let committedFlag: UInt8 = 1 << 2

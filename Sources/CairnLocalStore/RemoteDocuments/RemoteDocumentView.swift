@@ -25,7 +25,7 @@ struct RemoteDocumentView {
     private(set) var groups: [String: Set<ResourcePath>] = [:]
     private(set) var foundCount = 0
     /// The orphaned documents by orphan sequence number (`RemoteDocumentView+Orphans.swift`).
-    var orphans = OrphanQueue()
+    private(set) var orphans = OrphanQueue()
 
     static let absentBucket = 0
 
@@ -73,13 +73,13 @@ struct RemoteDocumentView {
     }
 
     /// Records the latest event for `key`; returns the entry it replaces, if any. A queued orphan stays queued
-    /// (its entry keeps its id in the queue, wherever it lands).
+    /// (its entry keeps its slot in the queue, wherever it lands).
     @discardableResult
     mutating func set(_ entry: RemoteDocumentEntry, for key: DocumentKey) -> RemoteDocumentEntry? {
         var entry = entry
         let number = entry.state == .found ? numbers[key.collectionPath].map(Int.init) : Self.absentBucket
         guard let old = handle(of: key) else {
-            // A new document is in no queue yet, whatever id the entry it came from carried.
+            // A new document is in no queue yet, whatever slot the entry it came from named.
             entry.orphan = 0
             insert(entry, for: key)
             return nil
@@ -92,7 +92,7 @@ struct RemoteDocumentView {
         }
         detach(key, at: old)
         let new = insert(entry, for: key)
-        if entry.orphan != 0 { orphans.move(Int32(entry.orphan - 1), to: new) }
+        if let slot = OrphanQueue.slot(named: entry.orphan) { orphans.move(slot, to: new) }
         return previous
     }
 
@@ -144,8 +144,8 @@ struct RemoteDocumentView {
     mutating func remove(_ key: DocumentKey) -> RemoteDocumentEntry? {
         guard let handle = handle(of: key) else { return nil }
         let previous = self[handle]
+        if let slot = OrphanQueue.slot(named: previous.orphan) { orphans.remove(slot, entries: &buckets) }
         detach(key, at: handle)
-        if previous.orphan != 0 { orphans.remove(Int32(previous.orphan - 1)) }
         return previous
     }
 
@@ -181,10 +181,9 @@ struct RemoteDocumentView {
         return candidates(collection: query.path)
     }
 
-    /// Writes `orphan` (``RemoteDocumentEntry/orphan``) into the entry at `handle`.
-    mutating func setOrphan(_ orphan: UInt32, at handle: DocumentHandle) {
-        buckets[Int(handle.bucket)].setOrphan(orphan, at: Int(handle.position))
-    }
+    /// Runs `body` with the orphan queue and the buckets, whose entries' ``RemoteDocumentEntry/orphan`` fields the
+    /// queue writes (`RemoteDocumentView+Orphans.swift`).
+    mutating func updateOrphans<T>(_ body: (inout OrphanQueue, inout [DocumentBucket]) -> T) -> T { body(&orphans, &buckets) }
 
     /// Adds `entry` for `key`, which has none; returns where it went.
     @discardableResult
@@ -212,8 +211,8 @@ struct RemoteDocumentView {
             buckets[number].remove(key.documentID)
             foundCount -= 1
         }
-        if position < buckets[number].count, case let moved = buckets[number].entries[position], moved.orphan != 0 {
-            orphans.move(Int32(moved.orphan - 1), to: handle)
+        if position < buckets[number].count, let slot = OrphanQueue.slot(named: buckets[number].entries[position].orphan) {
+            orphans.move(slot, to: handle)
         }
         if number != Self.absentBucket && buckets[number].isEmpty { freeBucket(number) }
     }
