@@ -184,6 +184,28 @@ struct OrphanQueueSlotTests {
         #expect(view.lowestOrphans(Int.max).entries.map(\.element) == Array(expected))
     }
 
+    @Test("with no stale front, older numbers near the front renumber every entry once, then only the slots before their place")
+    func olderNumbersWithoutFrontRoomRenumberOnce() throws {
+        var view = RemoteDocumentView()
+        let keys = (0..<5_000).map { key("orders/o\($0)") }
+        for (index, key) in keys.enumerated() {
+            view.set(Self.entry(sequence: UInt64(100 * index + 100)), for: key)
+            view.setOrphan(key, sequence: UInt64(100 * index + 100))
+        }
+        var renumbered = 0
+        for (turn, moved) in keys.suffix(20).enumerated() {
+            let before = Self.fields(view)
+            view.setOrphan(moved, sequence: UInt64(350 + turn))
+            let handle = try #require(view.handle(of: moved))
+            renumbered += zip(before, Self.fields(view)).filter { $0.0.value != $0.1.value && $0.0.handle != handle }.count
+        }
+        // One renumbering of the 5,000 entries, then a few per turn (20 × 5,000 without the stale front).
+        #expect(renumbered <= 5_000 + 20 * 25, "\(renumbered) entries renumbered")
+        #expect(view.orphanInvariantViolations() == [])
+        let expected = keys.prefix(3) + keys.suffix(20) + keys.dropFirst(3).dropLast(20)
+        #expect(view.lowestOrphans(Int.max).entries.map(\.element) == Array(expected))
+    }
+
     /// Every entry's handle and ``RemoteDocumentEntry/orphan`` field, bucket by bucket.
     private static func fields(_ view: RemoteDocumentView) -> [(handle: DocumentHandle, value: UInt32)] {
         view.buckets.indices.flatMap { number in

@@ -142,8 +142,27 @@ extension OrphanQueue {
         renumber((range.lowerBound + offset)..<(range.upperBound + offset), &buckets)
     }
 
-    /// Inserts `slot` at `place` with no stale room near it: every slot after it moves up and is renumbered.
+    /// Inserts `slot` at `place` with no stale room near it: every slot after it moves up and is renumbered —
+    /// unless the queue is at rest with no stale front and `place` is in its front half, past the first
+    /// ``rebuiltFrontRoom`` slots' worth of the back: then the queue first takes a stale front of a 64th of its
+    /// orphans (at least ``rebuiltFrontRoom`` slots; every entry renumbered once), so that this and the next
+    /// older numbers near the front move only the slots before their place (a removed target's documents after a
+    /// compaction used the stale front up).
     private mutating func insertMoving(_ slot: Slot, at place: Int, _ buckets: inout [DocumentBucket]) -> Int {
+        if !compacting && start == 0 && place < slots.count - place && slots.count - place > Self.rebuiltFrontRoom {
+            let room = max(Self.rebuiltFrontRoom, count / 64)
+            slots.insert(contentsOf: repeatElement(Slot(sequence: 0, handle: Self.free), count: room), at: 0)
+            start = room
+            gapStart = 0
+            gapEnd = room
+            renumber(room..<slots.count, &buckets)
+            let at = place + room
+            shift(gapEnd..<at, by: -1, &buckets)
+            start -= 1
+            gapEnd -= 1
+            slots[at - 1] = slot
+            return at - 1
+        }
         slots.insert(slot, at: place)
         if gapStart > place { gapStart += 1 }
         if gapEnd > place { gapEnd += 1 }
