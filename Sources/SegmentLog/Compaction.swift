@@ -54,7 +54,7 @@ public final class Compaction {
 
     private var phase: Phase = .scanning(input: 0)
     private var cursor: FrameCursor?
-    private var raw: [UInt8] = []
+    private let payloads = PayloadBuffer()
     private var survivors: [(key: [UInt8], lsn: UInt64, location: RecordLocation)] = []
     private var copied = 0
     private var dropped = 0
@@ -202,24 +202,25 @@ public final class Compaction {
                 dropped += Int(header.recordCount)
                 return max(header.frameSize / Self.skippedFrameWorkDivisor, SegmentFormat.frameHeaderSize)
             }
-            if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
+            let raw: UnsafeRawBufferPointer
+            switch payloads.raw(header: header, stored: stored) {
+            case .failure(let problem):
                 throw StorageError(
-                    .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem)",
+                    .corruption, "compaction input segment \(id), frame at offset \(offset): \(problem.what)",
                     path: log.segmentPath(id), offset: offset)
+            case .success(let bytes): raw = bytes
             }
-            let problem = try raw.withUnsafeBytes { buffer in
-                try FrameDecoding.forEachRecord(in: buffer, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
-                    let index = Int(view.location.index)
-                    let isRetired = index / 64 < retired.count && retired[index / 64] & (1 << UInt64(index % 64)) != 0
-                    guard !isRetired && isLive(view) else {
-                        dropped += 1
-                        return
-                    }
-                    if clusterByKey {
-                        survivors.append((view.keyBytes, view.lsn, view.location))
-                    } else {
-                        _ = try copy(view)
-                    }
+            let problem = try FrameDecoding.forEachRecord(in: raw, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
+                let index = Int(view.location.index)
+                let isRetired = index / 64 < retired.count && retired[index / 64] & (1 << UInt64(index % 64)) != 0
+                guard !isRetired && isLive(view) else {
+                    dropped += 1
+                    return
+                }
+                if clusterByKey {
+                    survivors.append((view.keyBytes, view.lsn, view.location))
+                } else {
+                    _ = try copy(view)
                 }
             }
             if let problem {

@@ -61,7 +61,7 @@ extension SegmentLog {
             }
             plan.removeAll { $0.id != only }
         }
-        var raw: [UInt8] = []
+        let payloads = PayloadBuffer()
         for (id, handle, length) in plan {
             let cursor = FrameCursor(handle: handle, end: length)
             walking: while true {
@@ -74,16 +74,17 @@ extension SegmentLog {
                         "segment \(id), frame at offset \(offset): \(problem); " + SegmentLog.describeLoss(header)
                             + "; run `cairn verify` for every damaged range", path: segmentPath(id), offset: offset)
                 case .frame(let offset, let header, let stored):
-                    if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
+                    let raw: UnsafeRawBufferPointer
+                    switch payloads.raw(header: header, stored: stored) {
+                    case .failure(let problem):
                         throw StorageError(
-                            .corruption, "segment \(id), frame at offset \(offset): \(problem); " + SegmentLog.describeLoss(header),
+                            .corruption, "segment \(id), frame at offset \(offset): \(problem.what); " + SegmentLog.describeLoss(header),
                             path: segmentPath(id), offset: offset)
+                    case .success(let bytes): raw = bytes
                     }
                     frame(id, offset, header)
-                    let problem = try raw.withUnsafeBytes { buffer in
-                        try FrameDecoding.forEachRecord(in: buffer, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
-                            try record(view)
-                        }
+                    let problem = try FrameDecoding.forEachRecord(in: raw, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
+                        try record(view)
                     }
                     if let problem {
                         throw StorageError(

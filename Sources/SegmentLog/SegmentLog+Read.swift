@@ -185,7 +185,7 @@ extension SegmentLog {
     ///
     /// - Throws: `.corruption` naming the segment, offset and records lost at the first damaged frame.
     public func scan(_ body: (RecordView) throws -> Void) throws {
-        var raw: [UInt8] = []
+        let payloads = PayloadBuffer()
         for (id, handle, length) in try scanPlan() {
             let cursor = FrameCursor(handle: handle, end: length)
             var starts: [UInt32] = []
@@ -201,15 +201,16 @@ extension SegmentLog {
                         path: segmentPath(id), offset: offset)
                 case .frame(let offset, let header, let stored):
                     starts.append(UInt32(offset))
-                    if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
+                    let raw: UnsafeRawBufferPointer
+                    switch payloads.raw(header: header, stored: stored) {
+                    case .failure(let problem):
                         throw StorageError(
-                            .corruption, "segment \(id), frame at offset \(offset): \(problem); " + SegmentLog.describeLoss(header),
+                            .corruption, "segment \(id), frame at offset \(offset): \(problem.what); " + SegmentLog.describeLoss(header),
                             path: segmentPath(id), offset: offset)
+                    case .success(let bytes): raw = bytes
                     }
-                    let problem = try raw.withUnsafeBytes { buffer in
-                        try FrameDecoding.forEachRecord(in: buffer, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
-                            try body(view)
-                        }
+                    let problem = try FrameDecoding.forEachRecord(in: raw, header: header, segment: id, frameOffset: UInt32(offset)) { _, view in
+                        try body(view)
                     }
                     if let problem {
                         throw StorageError(

@@ -103,7 +103,7 @@ extension SegmentLog {
         path: String, zeroTailIsEnd: Bool, _ visit: (WalkStep) throws -> Void
     ) rethrows {
         let cursor = FrameCursor(handle: handle, start: start, end: end)
-        var raw: [UInt8] = []
+        let payloads = PayloadBuffer()
         func damaged(_ offset: UInt64, _ problem: String, _ header: FrameHeader?) throws {
             let next = (try? cursor.findNextIntactFrame(after: offset)) ?? nil
             try visit(.damage(Damage(
@@ -129,15 +129,16 @@ extension SegmentLog {
                 if zeroTailIsEnd, header == nil, (try? isZero(handle, from: offset, to: end)) == true { return }
                 try damaged(offset, problem, header)
             case .frame(let offset, let header, let stored):
-                if let problem = FrameDecoding.payload(header: header, stored: stored, into: &raw, checksumVerified: true) {
-                    try damaged(offset, problem, header)
+                let raw: UnsafeRawBufferPointer
+                switch payloads.raw(header: header, stored: stored) {
+                case .failure(let problem):
+                    try damaged(offset, problem.what, header)
                     continue
+                case .success(let bytes): raw = bytes
                 }
                 var records: [Record] = []
-                let problem = raw.withUnsafeBytes { buffer in
-                    FrameDecoding.forEachRecord(in: buffer, header: header, segment: segment, frameOffset: UInt32(offset)) { _, view in
-                        records.append(view.record)
-                    }
+                let problem = FrameDecoding.forEachRecord(in: raw, header: header, segment: segment, frameOffset: UInt32(offset)) { _, view in
+                    records.append(view.record)
                 }
                 if let problem {
                     try damaged(offset, problem, header)
