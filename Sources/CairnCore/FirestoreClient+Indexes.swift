@@ -15,7 +15,8 @@ extension FirestoreClient {
     /// after ``busyBackfillDelay`` while a slice found work. A slice holds the client's queue, so it ends early
     /// when another operation waits: a write or a listener's snapshot waits for one document's indexing (a
     /// 1,000-document run held the queue for 30 ms, the tail of `listener_latency`), and the queue is idle
-    /// half of the time until the backfill is done: 100k documents are indexed in ~6 s.
+    /// half of the time until the backfill is done: 100k documents are indexed in ~6 s when nothing else runs
+    /// (while other operations keep arriving, a slice may index one document only).
     package static let initialBackfillDelay: TimeInterval = 1
     package static let backfillSlice: Duration = .milliseconds(2)
     package static let busyBackfillDelay: TimeInterval = 0.002

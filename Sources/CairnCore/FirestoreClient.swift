@@ -100,9 +100,10 @@ package final class FirestoreClient: Sendable {
             to: queue)
         queue.enqueue { [self] in
             // The syncs behind a persistent cache's appends (group commit) report here: a durable batch may go
-            // to the server, a failed sync fails the writes it did not cover.
+            // to the server, a failed sync fails the writes it did not cover. Uncounted: a collection round
+            // or a backfill slice does not stop for them (they follow the round's own appends).
             self.localStore.onDurabilityChange { [weak self] result in
-                self?.queue.enqueue { [weak self] in
+                self?.queue.enqueueUncounted { [weak self] in
                     guard let self, !self.isTerminated else { return }
                     self.syncEngine.handleLocalDurability(result)
                 }

@@ -96,9 +96,16 @@ struct AsyncQueueTests {
     func waitingOperations() {
         let manual = AsyncQueue.manual()
         #expect(!manual.hasWaitingOperations)
+        manual.enqueueUncounted {}
+        #expect(!manual.hasWaitingOperations, "an uncounted operation does not count")
         manual.enqueue {}
+        manual.enqueueUncounted {}
         #expect(manual.hasWaitingOperations)
+        let seenWhileDraining = Mutex<[Bool]>([])
+        manual.enqueue { seenWhileDraining.withLock { $0.append(manual.hasWaitingOperations) } }
+        manual.enqueueUncounted { seenWhileDraining.withLock { $0.append(manual.hasWaitingOperations) } }
         manual.drain()
+        #expect(seenWhileDraining.withLock { $0 } == [false, false], "only uncounted operations were left behind each")
         #expect(!manual.hasWaitingOperations)
 
         let queue = AsyncQueue(label: "cairn.test.waiting")
@@ -111,6 +118,8 @@ struct AsyncQueueTests {
         }
         #expect(started.wait(timeout: .now() + 60) == .success)
         #expect(!queue.hasWaitingOperations, "the running operation is not waiting")
+        queue.enqueueUncounted {}
+        #expect(!queue.hasWaitingOperations, "an uncounted operation does not count")
         queue.enqueue { done.signal() }
         #expect(queue.hasWaitingOperations)
         release.signal()

@@ -42,6 +42,12 @@ package final class AsyncQueue: Sendable {
 
     package struct ManualState {
         package var operations: [@Sendable () -> Void] = []
+        /// How many of `operations` ``hasWaitingOperations`` counts (all but those of ``enqueueUncounted(_:)``),
+        /// and which of them it does not.
+        package var counted = 0
+        package var uncounted: Set<Int> = []
+        /// How many operations were ever taken from the front of `operations` (numbers the ``uncounted`` ones).
+        package var taken = 0
         package var delayed: [DelayedOperation] = []
         package var now: TimeInterval = 0
     }
@@ -82,7 +88,24 @@ package final class AsyncQueue: Sendable {
                 runOwned(op)
             }
         } else {
-            manual.withLock { $0.operations.append(op) }
+            manual.withLock { state in
+                state.operations.append(op)
+                state.counted += 1
+            }
+        }
+    }
+
+    /// ``enqueue(_:)`` for a report that long work on the queue need not make way for: ``hasWaitingOperations``
+    /// does not count it (the cache's durability reports, which follow the syncs behind a collection round's own
+    /// appends and would otherwise end every round after its first slice). Callable from any thread.
+    package func enqueueUncounted(_ op: @escaping @Sendable () -> Void) {
+        if let dispatchQueue {
+            dispatchQueue.async { [self] in runOwned(op) }
+        } else {
+            manual.withLock { state in
+                state.uncounted.insert(state.taken + state.operations.count)
+                state.operations.append(op)
+            }
         }
     }
 
@@ -121,9 +144,9 @@ package final class AsyncQueue: Sendable {
     /// True when an operation enqueued to run at once (``enqueue(_:)``, ``enqueueAndWait(_:)``; in manual mode, one
     /// not drained yet) waits for the queue: long work on the queue (the index backfill) checks it to stop early,
     /// so that a write or a snapshot waits for one small step rather than the whole slice. Delayed operations
-    /// count only once they are due and have started. Callable from any thread; a hint, read without a lock.
+    /// and those of ``enqueueUncounted(_:)`` never count. Callable from any thread; a hint, read without a lock.
     package var hasWaitingOperations: Bool {
-        if isManual { return manual.withLock { !$0.operations.isEmpty } }
+        if isManual { return manual.withLock { $0.counted > 0 } }
         return waiting.load(ordering: .relaxed) > 0
     }
 
@@ -166,7 +189,12 @@ package final class AsyncQueue: Sendable {
     /// Runs every enqueued operation, including those enqueued while draining, until none is left.
     package func drain() {
         precondition(isManual, "drain() is for manual (test) queues.")
-        while let op = manual.withLock({ state in state.operations.isEmpty ? nil : state.operations.removeFirst() }) {
+        while let op = manual.withLock({ state -> (@Sendable () -> Void)? in
+            guard !state.operations.isEmpty else { return nil }
+            if state.uncounted.remove(state.taken) == nil { state.counted -= 1 }
+            state.taken += 1
+            return state.operations.removeFirst()
+        }) {
             runOwned(op)
         }
     }

@@ -42,8 +42,8 @@ package final class ServerStorage: Sendable {
         var configuration = SegmentLogConfiguration()
         configuration.fileSystem = fileSystem
         configuration.durability = .none
-        // The server reads its log whole at open and seldom after: 16 KiB frames (the caches' size) scan
-        // faster and take less disk than SegmentLog's point-read default of 8 KiB.
+        // The server reads its log whole at open and seldom after: 16 KiB frames (the caches' size) take
+        // less disk than SegmentLog's point-read default of 8 KiB, and cold point reads do not matter here.
         configuration.frameTargetSize = 16 << 10
         let log = try SegmentLog.open(at: directory, configuration: configuration)
         var records: [(lsn: UInt64, key: String, value: [UInt8], location: RecordLocation)] = []

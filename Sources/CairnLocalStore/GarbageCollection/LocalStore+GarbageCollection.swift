@@ -107,7 +107,7 @@ extension LocalStore {
                 // The first step waits for a publication in flight: nothing else is left to make progress with.
                 var steps = 0
                 while result.bytesAfter > limit
-                    && (roundBudget == nil || steps < Self.compactionStepsPerSegment && (steps == 0 || hasTime(2))),
+                    && (roundBudget == nil ? steps == 0 || !yield() : steps < Self.compactionStepsPerSegment && (steps == 0 || hasTime(2))),
                     try compactPiece(
                         sealingActiveAbove: limit, minimumDeadRatio: Self.minimumDeadRatioToCompact, waiting: waits || steps == 0)
                 {

@@ -143,14 +143,17 @@ extension OrphanQueue {
     }
 
     /// Inserts `slot` at `place` with no stale room near it: every slot after it moves up and is renumbered —
-    /// unless the queue is at rest with no stale front and `place` is in its front half, past the first
-    /// ``rebuiltFrontRoom`` slots' worth of the back: then the queue first takes a stale front of a 64th of its
+    /// unless the queue is at rest with no stale front, `place` is in its front half with more than
+    /// ``rebuiltFrontRoom`` slots after it, and the queue's live slots outnumber its stale ones with the new front
+    /// (so no compaction starts and throws it away): then the queue first takes a stale front of a 64th of its
     /// orphans (at least ``rebuiltFrontRoom`` slots; every entry renumbered once), so that this and the next
     /// older numbers near the front move only the slots before their place (a removed target's documents after a
     /// compaction used the stale front up).
     private mutating func insertMoving(_ slot: Slot, at place: Int, _ buckets: inout [DocumentBucket]) -> Int {
-        if !compacting && start == 0 && place < slots.count - place && slots.count - place > Self.rebuiltFrontRoom {
-            let room = max(Self.rebuiltFrontRoom, count / 64)
+        let room = max(Self.rebuiltFrontRoom, count / 64)
+        if !compacting && start == 0 && place < slots.count - place && slots.count - place > Self.rebuiltFrontRoom
+            && slots.count - count + room < count
+        {
             slots.insert(contentsOf: repeatElement(Slot(sequence: 0, handle: Self.free), count: room), at: 0)
             start = room
             gapStart = 0
