@@ -41,13 +41,10 @@ package final class AsyncQueue: Sendable {
     private let waiting = Atomic<Int>(0)
 
     package struct ManualState {
-        package var operations: [@Sendable () -> Void] = []
-        /// How many of `operations` ``hasWaitingOperations`` counts (all but those of ``enqueueUncounted(_:)``),
-        /// and which of them it does not.
+        /// Each with whether ``hasWaitingOperations`` counts it (all but those of ``enqueueUncounted(_:)``).
+        package var operations: [(run: @Sendable () -> Void, counted: Bool)] = []
+        /// How many of `operations` are counted.
         package var counted = 0
-        package var uncounted: Set<Int> = []
-        /// How many operations were ever taken from the front of `operations` (numbers the ``uncounted`` ones).
-        package var taken = 0
         package var delayed: [DelayedOperation] = []
         package var now: TimeInterval = 0
     }
@@ -89,7 +86,7 @@ package final class AsyncQueue: Sendable {
             }
         } else {
             manual.withLock { state in
-                state.operations.append(op)
+                state.operations.append((op, true))
                 state.counted += 1
             }
         }
@@ -102,10 +99,7 @@ package final class AsyncQueue: Sendable {
         if let dispatchQueue {
             dispatchQueue.async { [self] in runOwned(op) }
         } else {
-            manual.withLock { state in
-                state.uncounted.insert(state.taken + state.operations.count)
-                state.operations.append(op)
-            }
+            manual.withLock { $0.operations.append((op, false)) }
         }
     }
 
@@ -191,9 +185,9 @@ package final class AsyncQueue: Sendable {
         precondition(isManual, "drain() is for manual (test) queues.")
         while let op = manual.withLock({ state -> (@Sendable () -> Void)? in
             guard !state.operations.isEmpty else { return nil }
-            if state.uncounted.remove(state.taken) == nil { state.counted -= 1 }
-            state.taken += 1
-            return state.operations.removeFirst()
+            let next = state.operations.removeFirst()
+            if next.counted { state.counted -= 1 }
+            return next.run
         }) {
             runOwned(op)
         }
