@@ -45,7 +45,7 @@ struct CompactViewTests {
             for step in 0..<60_000 {
                 let id = ids[random.below(random.below(4) == 0 ? 50 : ids.count)]
                 if random.below(5) < 3 {
-                    let entry = Self.entry(sequence: UInt64(step))
+                    let entry = OrphanModel.entry(sequence: UInt64(step))
                     #expect(bucket.set(entry, for: id)?.sequence == model.updateValue(entry, forKey: id)?.sequence)
                 } else {
                     #expect(bucket.remove(id)?.sequence == model.removeValue(forKey: id)?.sequence)
@@ -152,33 +152,27 @@ struct CompactViewTests {
     @Test("the orphan queue names documents by handles that follow every move in the view, and keeps no key")
     func orphanQueueFollowsTheView() throws {
         var random = SeededRandom(seed: 5)
-        var view = RemoteDocumentView()
-        var cached: Set<DocumentKey> = []
-        var model: [DocumentKey: UInt64] = [:]
+        var orphans = OrphanModel()
         let keys = try (0..<400).map { try DocumentKey(parsing: $0 % 2 == 0 ? "orders/o\($0)" : "rooms/__id\($0 % 9)__/messages/m\($0)") }
         for step in 1...20_000 {
             let key = keys[random.below(keys.count)]
             let sequence = UInt64(step)
             switch random.below(6) {
             case 0:
-                view.remove(key)
-                cached.remove(key)
-                model[key] = nil
+                orphans.remove(key)
             case 1:
-                #expect(view.removeOrphan(key) == (model.removeValue(forKey: key) != nil))
+                let removed = orphans.removeOrphan(key)
+                #expect(removed.view == removed.model)
             case 2, 3:
                 let state: Document.State = random.below(4) == 0 ? .noDocument : .found
-                view.set(Self.entry(sequence: sequence, state: state), for: key)
-                cached.insert(key)
+                orphans.set(OrphanModel.entry(sequence: sequence, state: state), for: key)
             default:
-                view.setOrphan(key, sequence: sequence)
-                if cached.contains(key) { model[key] = sequence }
+                orphans.setOrphan(key, sequence: sequence)
             }
-            if step % 997 == 0 {
-                #expect(view.orphanCount == model.count)
-                #expect(keys.allSatisfy { view.orphanSequence(of: $0) == model[$0] })
-            }
+            if step % 997 == 0 { #expect(orphans.sequencesMatch(keys)) }
         }
+        var view = orphans.view
+        let model = orphans.sequences
         let lowest = view.lowestOrphans(Int.max)
         #expect(lowest.entries.map(\.element) == model.sorted { $0.value < $1.value }.map(\.key))
         #expect(lowest.entries.map(\.sequence) == model.values.sorted())
@@ -186,12 +180,6 @@ struct CompactViewTests {
         let ties = model.map { (sequence: $0.value / 1_000, key: $0.key) }.sorted { ($0.sequence, $0.key) < ($1.sequence, $1.key) }
         #expect(view.lowestOrphans(Int.max).entries.map(\.element) == ties.map(\.key), "rebuilt: ties in key order")
         #expect(keys.allSatisfy { view.orphanSequence(of: $0) == model[$0].map { $0 / 1_000 } })
-    }
-
-    private static func entry(sequence: UInt64, state: Document.State = .found) -> RemoteDocumentEntry {
-        RemoteDocumentEntry(
-            reference: .memory(Int(sequence)), state: state, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),
-            readTime: Timestamp(seconds: 2, nanoseconds: 3), hasCommittedMutations: false, sequence: sequence)
     }
 
     private static func expect(_ bucket: DocumentBucket, equals model: [String: RemoteDocumentEntry], ids: [String]) {

@@ -41,7 +41,7 @@ struct OrphanQueueSlotTests {
         var view = RemoteDocumentView()
         let keys = (0..<5).map { key("orders/o\($0)") }
         for (index, key) in keys.enumerated() {
-            view.set(Self.entry(sequence: UInt64(index + 1)), for: key)
+            view.set(OrphanModel.entry(sequence: UInt64(index + 1)), for: key)
             view.setOrphan(key, sequence: UInt64(index + 1))
         }
         let moved = keys[1]
@@ -67,52 +67,39 @@ struct OrphanQueueSlotTests {
         let keys = (0..<300).map { key(["orders/o\($0)", "rooms/r\($0 % 7)/messages/m\($0)", "users/u\($0)"][$0 % 3]) }
         for seed in 1...3 as ClosedRange<UInt64> {
             var random = SeededRandom(seed: seed)
-            var view = RemoteDocumentView()
-            var cached: Set<DocumentKey> = []
-            var model: [DocumentKey: UInt64] = [:]
+            var model = OrphanModel()
             var compactions = 0
             for step in 1...6_000 {
                 let key = keys[random.below(keys.count)]
-                let wasCompacting = view.orphans.compacting
+                let wasCompacting = model.view.orphans.compacting
                 switch random.below(20) {
                 case 0:
-                    view.remove(key)
-                    cached.remove(key)
-                    model[key] = nil
+                    model.remove(key)
                 case 1:
-                    #expect(view.removeOrphan(key) == (model.removeValue(forKey: key) != nil))
+                    let removed = model.removeOrphan(key)
+                    #expect(removed.view == removed.model)
                 case 2, 3, 4, 5:
-                    view.set(Self.entry(sequence: UInt64(step), state: random.below(4) == 0 ? .noDocument : .found), for: key)
-                    cached.insert(key)
+                    model.set(OrphanModel.entry(sequence: UInt64(step), state: random.below(4) == 0 ? .noDocument : .found), for: key)
                 case 6:
-                    let pick = view.lowestOrphans(random.below(4) + 1)
-                    view.dropStaleOrphans(before: pick.front)
+                    let pick = model.view.lowestOrphans(random.below(4) + 1)
+                    model.view.dropStaleOrphans(before: pick.front)
                     for (_, chosen) in pick.entries {
-                        if random.below(2) == 0 {
-                            view.remove(chosen)
-                            cached.remove(chosen)
-                        } else {
-                            view.removeOrphan(chosen)
-                        }
-                        model[chosen] = nil
+                        if random.below(2) == 0 { model.remove(chosen) } else { _ = model.removeOrphan(chosen) }
                     }
                 default:
                     let base = random.below(5) == 0 ? random.below(step) : step
-                    let sequence = UInt64(base) * 100_000 + UInt64(step)
-                    view.setOrphan(key, sequence: sequence)
-                    if cached.contains(key) { model[key] = sequence }
+                    model.setOrphan(key, sequence: UInt64(base) * 100_000 + UInt64(step))
                 }
-                if view.orphans.compacting && !wasCompacting { compactions += 1 }
+                if model.view.orphans.compacting && !wasCompacting { compactions += 1 }
                 if step % 25 == 0 {
-                    let problems = view.orphanInvariantViolations()
+                    let problems = model.view.orphanInvariantViolations()
                     #expect(problems == [], "seed \(seed), step \(step)")
-                    #expect(view.orphanCount == model.count)
-                    #expect(keys.allSatisfy { view.orphanSequence(of: $0) == model[$0] }, "seed \(seed), step \(step)")
+                    #expect(model.sequencesMatch(keys), "seed \(seed), step \(step)")
                     if !problems.isEmpty { return }
                 }
                 if step % 500 == 0 {
-                    let expected = model.sorted { $0.value < $1.value }.map(\.key)
-                    #expect(view.lowestOrphans(Int.max).entries.map(\.element) == expected, "seed \(seed), step \(step)")
+                    let expected = model.sequences.sorted { $0.value < $1.value }.map(\.key)
+                    #expect(model.view.lowestOrphans(Int.max).entries.map(\.element) == expected, "seed \(seed), step \(step)")
                 }
             }
             #expect(compactions > 10, "seed \(seed): \(compactions) compactions")
@@ -124,7 +111,7 @@ struct OrphanQueueSlotTests {
         var view = RemoteDocumentView()
         let keys = (0..<600).map { key("orders/o\($0)") }
         for (index, key) in keys.enumerated() {
-            view.set(Self.entry(sequence: UInt64(index + 1)), for: key)
+            view.set(OrphanModel.entry(sequence: UInt64(index + 1)), for: key)
             view.setOrphan(key, sequence: UInt64(index + 1))
         }
         var compacted = false
@@ -150,7 +137,7 @@ struct OrphanQueueSlotTests {
         var view = RemoteDocumentView()
         let keys = (0..<200).map { key("orders/o\($0)") }
         for (index, key) in keys.enumerated() {
-            view.set(Self.entry(sequence: UInt64(index + 1)), for: key)
+            view.set(OrphanModel.entry(sequence: UInt64(index + 1)), for: key)
             view.setOrphan(key, sequence: UInt64(index + 1))
         }
         for (_, key) in view.lowestOrphans(50).entries { view.remove(key) }
@@ -170,7 +157,7 @@ struct OrphanQueueSlotTests {
     func olderNumberAfterRebuildRenumbersFew() throws {
         var view = RemoteDocumentView()
         let keys = (0..<5_000).map { key("orders/o\($0)") }
-        for (index, key) in keys.enumerated() { view.set(Self.entry(sequence: UInt64(100 * index + 100)), for: key) }
+        for (index, key) in keys.enumerated() { view.set(OrphanModel.entry(sequence: UInt64(100 * index + 100)), for: key) }
         view.rebuildOrphans { _, entry in entry.sequence }
         for (turn, moved) in keys.suffix(20).enumerated() {
             let before = Self.fields(view)
@@ -189,7 +176,7 @@ struct OrphanQueueSlotTests {
         var view = RemoteDocumentView()
         let keys = (0..<5_000).map { key("orders/o\($0)") }
         for (index, key) in keys.enumerated() {
-            view.set(Self.entry(sequence: UInt64(100 * index + 100)), for: key)
+            view.set(OrphanModel.entry(sequence: UInt64(100 * index + 100)), for: key)
             view.setOrphan(key, sequence: UInt64(100 * index + 100))
         }
         var renumbered = 0
@@ -213,11 +200,5 @@ struct OrphanQueueSlotTests {
                 (DocumentHandle(bucket: number, position: $0), view.buckets[number].entries[$0].orphan)
             }
         }
-    }
-
-    private static func entry(sequence: UInt64, state: Document.State = .found) -> RemoteDocumentEntry {
-        RemoteDocumentEntry(
-            reference: .memory(Int(sequence)), state: state, version: Timestamp(seconds: Int64(sequence), nanoseconds: 1),
-            readTime: Timestamp(seconds: 2, nanoseconds: 3), hasCommittedMutations: false, sequence: sequence)
     }
 }
